@@ -1,0 +1,119 @@
+import path from 'node:path';
+import { DataSource } from 'typeorm';
+import { entities } from './entities';
+import { migrations } from './migrations';
+import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
+
+export interface DatabaseOptions {
+  /** A `postgres://` URL; when absent, the embedded database in `dataDir` is used. */
+  databaseUrl?: string;
+  dataDir: string;
+  poolSize: number;
+}
+
+export interface Database {
+  dataSource: DataSource;
+  /** True when running on the embedded PGlite database. */
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+/** Raised when the server cannot start because of its database; the message says what to do. */
+export class DatabaseStartError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DatabaseStartError';
+  }
+}
+
+/** Any key: other processes of this application take the same one to migrate one at a time. */
+const MIGRATION_LOCK_KEY = 7_318_004_211;
+
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an unparsable DATABASE_URL)';
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0]);
+  return error instanceof Error ? error.message || error.name : String(error);
+}
+
+/**
+ * Connects to PostgreSQL (or starts the embedded database) and brings its schema up to date.
+ * @throws DatabaseStartError when the database is unreachable or a migration fails.
+ */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  let embedded: EmbeddedPostgres | null = null;
+  let url = options.databaseUrl;
+  if (!url) {
+    const pgDataDir = path.join(options.dataDir, 'pgdata');
+    try {
+      embedded = await startEmbeddedPostgres(pgDataDir, options.poolSize + 10);
+    } catch (error) {
+      throw new DatabaseStartError(
+        `Cannot open the embedded database in ${pgDataDir}: ${describe(error)}. ` +
+          'Check that the folder is writable and not used by another server process.',
+        { cause: error },
+      );
+    }
+    url = embedded.url;
+  }
+
+  const dataSource = new DataSource({
+    type: 'postgres',
+    url,
+    entities,
+    migrations,
+    migrationsTableName: 'schema_migrations',
+    synchronize: false,
+    installExtensions: false,
+    uuidExtension: 'pgcrypto',
+    poolSize: options.poolSize,
+    extra: { connectionTimeoutMillis: 10_000 },
+  });
+  const closeAll = async () => {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await embedded?.stop();
+  };
+
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    await closeAll();
+    throw new DatabaseStartError(
+      `Cannot reach the database at ${embedded ? 'the embedded database' : redactUrl(url)}: ${describe(error)}. ` +
+        'Check DATABASE_URL and that PostgreSQL is running.',
+      { cause: error },
+    );
+  }
+
+  try {
+    await runMigrationsExclusively(dataSource);
+  } catch (error) {
+    await closeAll();
+    throw new DatabaseStartError(`A database migration failed: ${describe(error)}. Nothing of it was applied.`, {
+      cause: error,
+    });
+  }
+
+  return { dataSource, embedded: embedded !== null, close: closeAll };
+}
+
+/** Several server processes may start at once against one database: they migrate in turn. */
+async function runMigrationsExclusively(dataSource: DataSource): Promise<void> {
+  const lockHolder = dataSource.createQueryRunner();
+  await lockHolder.connect();
+  try {
+    await lockHolder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await lockHolder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await lockHolder.release();
+  }
+}

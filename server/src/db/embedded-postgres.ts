@@ -1,0 +1,33 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+export interface EmbeddedPostgres {
+  /** A `postgres://` URL that the ordinary `pg` driver connects to. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * PGlite persisted in `dataDir`, behind its PostgreSQL wire-protocol socket on 127.0.0.1, so that
+ * TypeORM and `pg` talk to it exactly as to a PostgreSQL server (each pooled connection is its own
+ * session; transactions are serialized by the socket server).
+ */
+export async function startEmbeddedPostgres(dataDir: string, maxConnections: number): Promise<EmbeddedPostgres> {
+  await mkdir(dataDir, { recursive: true });
+  const db = await PGlite.create({ dataDir });
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
+  try {
+    await server.start();
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return {
+    url: `postgres://postgres@${server.getServerConn()}/postgres`,
+    async stop() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { EventKind } from '../../domain/transcript';
+
+/** One transcript entry. Rows are append-only: a trigger refuses UPDATE, DELETE and TRUNCATE. */
+@Entity({ name: 'events' })
+export class EventEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'session_id', type: 'uuid' })
+  sessionId: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId: string;
+
+  @Column({ type: 'integer' })
+  seq: number;
+
+  @Column({ type: 'text' })
+  kind: EventKind;
+
+  @Column({ type: 'text', nullable: true })
+  text: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  data: object | null;
+
+  @Column({ name: 'tool_call_id', type: 'text', nullable: true })
+  toolCallId: string | null;
+
+  @Column({ name: 'token_count', type: 'integer' })
+  tokenCount: number;
+
+  @Column({ type: 'text' })
+  hash: string;
+
+  @Column({ name: 'replay_of_id', type: 'uuid', nullable: true })
+  replayOfId: string | null;
+
+  @Column({ name: 'client_message_id', type: 'text', nullable: true })
+  clientMessageId: string | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

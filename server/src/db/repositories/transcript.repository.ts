@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { EventKind, eventHash, eventTokenCount } from '../../domain/transcript';
+import { EventEntity } from '../entities/event.entity';
+import { SessionEntity } from '../entities/session.entity';
+
+/** What a caller supplies to append one event; seq, hash, token count and time are assigned here. */
+export interface EventDraft {
+  kind: EventKind;
+  text: string | null;
+  data?: object | null;
+  toolCallId?: string | null;
+  replayOfId?: string | null;
+  clientMessageId?: string | null;
+}
+
+/**
+ * Locks the account's session row for the rest of the transaction, or returns null when there is
+ * no such session in the account. Appends to one session are serialized by this lock, which is
+ * what keeps `seq` gap-free and the hash chain linear under concurrent writers.
+ */
+export function lockSession(manager: EntityManager, accountId: string, sessionId: string): Promise<SessionEntity | null> {
+  return manager
+    .createQueryBuilder(SessionEntity, 'session')
+    .setLock('pessimistic_write')
+    .where('session.id = :sessionId AND session.accountId = :accountId', { sessionId, accountId })
+    .getOne();
+}
+
+/**
+ * Appends events to a session locked with {@link lockSession} in the same transaction, and
+ * advances the session's running totals. Returns the stored events in order.
+ */
+export async function appendEvents(
+  manager: EntityManager,
+  session: SessionEntity,
+  drafts: EventDraft[],
+): Promise<EventEntity[]> {
+  const events: EventEntity[] = [];
+  let previousHash = session.lastEventHash;
+  let seq = session.eventCount;
+  let tokens = session.tokenCount;
+  for (const draft of drafts) {
+    seq += 1;
+    const event = manager.create(EventEntity, {
+      id: randomUUID(),
+      sessionId: session.id,
+      accountId: session.accountId,
+      seq,
+      kind: draft.kind,
+      text: draft.text,
+      data: draft.data ?? null,
+      toolCallId: draft.toolCallId ?? null,
+      replayOfId: draft.replayOfId ?? null,
+      clientMessageId: draft.clientMessageId ?? null,
+      createdAt: new Date(),
+      tokenCount: eventTokenCount(draft.text, draft.data),
+    });
+    event.hash = eventHash(previousHash, event);
+    previousHash = event.hash;
+    tokens += event.tokenCount;
+    events.push(event);
+  }
+  await manager.insert(EventEntity, events);
+  await manager.update(
+    SessionEntity,
+    { id: session.id },
+    { eventCount: seq, tokenCount: tokens, lastEventHash: previousHash },
+  );
+  Object.assign(session, { eventCount: seq, tokenCount: tokens, lastEventHash: previousHash });
+  return events;
+}

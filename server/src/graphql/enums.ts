@@ -1,0 +1,56 @@
+import { registerEnumType } from 'type-graphql';
+import { ErrorCode } from '../domain/errors';
+import { SessionKind, SessionStatus } from '../domain/sessions';
+import { EventKind } from '../domain/transcript';
+
+registerEnumType(SessionKind, {
+  name: 'SessionKind',
+  description: 'How a session came to be.',
+  valuesConfig: {
+    ROOT: { description: 'A new session with no conversational lineage.' },
+    CHILD: { description: 'Delegated work expected to report back to its parent.' },
+    CONTINUATION: { description: 'Successor of exactly one predecessor (foreground replacement).' },
+    FORK: { description: 'An alternative path from an earlier point of another session.' },
+  },
+});
+
+registerEnumType(SessionStatus, {
+  name: 'SessionStatus',
+  valuesConfig: {
+    ACTIVE: { description: 'The foreground conversation of its line.' },
+    CONTINUED: { description: 'Has at least one successor; complete and read-only.' },
+    ARCHIVED: { description: 'Kept for reference; takes no new messages.' },
+  },
+});
+
+registerEnumType(EventKind, {
+  name: 'EventKind',
+  valuesConfig: {
+    USER_MESSAGE: { description: 'A message written by the user.' },
+    ASSISTANT_MESSAGE: { description: 'A message written by the agent.' },
+    TOOL_CALL: { description: 'A tool call made by the agent; `toolCallId` pairs it with its result.' },
+    TOOL_RESULT: { description: 'The result of the tool call with the same `toolCallId`.' },
+    SYSTEM: { description: 'A note written by the runtime.' },
+    CONTINUATION: { description: 'Transition card in a predecessor, or the banner event opening a successor.' },
+  },
+});
+
+registerEnumType(ErrorCode, {
+  name: 'ErrorCode',
+  description: 'Why an operation failed; nothing was written.',
+  valuesConfig: {
+    INVALID_INPUT: { description: 'The input is malformed or out of its documented limits; `details` says where.' },
+    NOT_FOUND: { description: 'No such object in the caller\'s account.' },
+    FORBIDDEN: { description: 'The caller may not do this.' },
+    SESSION_CONTINUED: {
+      description: 'Writing to a predecessor: open the current continuation or branch explicitly.',
+    },
+    TURN_IN_PROGRESS: { description: 'A run is active or a tool call is unresolved: continue at a turn boundary.' },
+    PENDING_RUNS_NOT_TRANSFERRED: { description: 'Delegated runs are pending: transfer them explicitly or settle them.' },
+    SOURCE_NOT_FOUND: { description: 'A cited source does not exist.' },
+    SOURCE_NOT_ACCESSIBLE: { description: 'A cited source exists but the caller may not read it.' },
+    IDEMPOTENCY_KEY_REUSED: { description: 'The same idempotency key was used for a different request.' },
+    CYCLE: { description: 'The continuation would make the lineage a cycle.' },
+    RATE_LIMITED: { description: 'Too many continuations; wait or send a new user message first.' },
+  },
+});

@@ -1,0 +1,62 @@
+import { GraphQLError, GraphQLFormattedError } from 'graphql';
+import { ErrorCode, OperationFailure, Outcome } from '../domain/errors';
+import { OperationError } from './common/operation-error.type';
+
+/** Codes whose messages are meant for the caller; any other error is masked outside development. */
+const PUBLIC_CODES = new Set<string>([
+  ...Object.values(ErrorCode),
+  'UNAUTHENTICATED',
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+]);
+
+/** A GraphQL error for a failure where the API has no error union (queries, plain mutations). */
+export function failureError(failure: OperationFailure): GraphQLError {
+  return new GraphQLError(failure.message, { extensions: { code: failure.code, details: failure.details } });
+}
+
+export function unauthenticatedError(): GraphQLError {
+  return new GraphQLError('Missing or unknown API key: send "Authorization: Bearer <api key>".', {
+    extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } },
+  });
+}
+
+/** The value of a successful outcome, or its failure thrown as a GraphQL error. */
+export function valueOrThrow<T>(outcome: Outcome<T>): T {
+  if (!outcome.ok) throw failureError(outcome.error);
+  return outcome.value;
+}
+
+/** Maps an outcome to a payload union member: the success type, or `OperationError`. */
+export function toPayload<T, P>(outcome: Outcome<T>, success: (value: T) => P): P | OperationError {
+  return outcome.ok ? success(outcome.value) : OperationError.from(outcome.error);
+}
+
+/**
+ * Formats an error for the wire. Expected failures keep their message and code; anything else
+ * becomes "Internal server error" with code INTERNAL_SERVER_ERROR unless `development` is set.
+ * Stack traces are never included outside development.
+ */
+export function formatGraphQLError(
+  formatted: GraphQLFormattedError,
+  development: boolean,
+): GraphQLFormattedError {
+  const code = formatted.extensions?.code;
+  if (typeof code === 'string' && PUBLIC_CODES.has(code)) {
+    if (development) return formatted;
+    const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
+    return { ...formatted, extensions };
+  }
+  if (development) return formatted;
+  return {
+    message: 'Internal server error',
+    locations: formatted.locations,
+    path: formatted.path,
+    extensions: { code: 'INTERNAL_SERVER_ERROR' },
+  };
+}

@@ -1,0 +1,25 @@
+import 'reflect-metadata';
+import './enums';
+import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { buildSchema } from 'type-graphql';
+import { AccountResolver } from './accounts/account.resolver';
+import { OperationErrorResolver } from './common/operation-error.resolver';
+import type { AppPubSub } from './pubsub';
+import { scalarsMap } from './scalars';
+import { SessionResolver } from './sessions/session.resolver';
+import { EventResolver } from './transcript/event.resolver';
+
+/** The schema; `pubSub` is the one that subscriptions listen on and services publish to. */
+export function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> {
+  return buildSchema({
+    pubSub,
+    resolvers: [AccountResolver, SessionResolver, EventResolver, OperationErrorResolver],
+    scalarsMap,
+    validate: false,
+  });
+}
+
+/** The SDL committed as schema.graphql: sorted, so that the file changes only when the API does. */
+export function printAppSchema(schema: GraphQLSchema): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

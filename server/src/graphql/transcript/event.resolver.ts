@@ -1,0 +1,76 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { SubscribeResolverData } from 'type-graphql';
+import { ErrorCode } from '../../domain/errors';
+import type { EventEntity } from '../../db/entities/event.entity';
+import type { SessionEntity } from '../../db/entities/session.entity';
+import type { Context } from '../context';
+import { failureError, toPayload, valueOrThrow } from '../errors';
+import { PublishedEvent, revivePublishedEvent } from '../pubsub';
+import { Session } from '../sessions/session.type';
+import { Event } from './event.type';
+import { PostMessageInput } from './message.input';
+import { PostMessageResult, PostMessageSuccess } from './message.type';
+
+async function subscribeToSessionEvents({ args, context }: SubscribeResolverData<unknown, { sessionId: string }, Context>) {
+  const session = await context.services.sessions.findSession(context.viewer, args.sessionId);
+  if (!session) {
+    throw failureError({
+      code: ErrorCode.NOT_FOUND,
+      message: 'No such session.',
+      details: [{ path: ['sessionId'], message: 'No such session.' }],
+    });
+  }
+  return context.pubSub.subscribe('SESSION_EVENT', session.id);
+}
+
+@Resolver(() => Event)
+export class EventResolver {
+  @Query(() => Event, { nullable: true, description: "One of the viewer's events; null when there is none with this id." })
+  event(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<EventEntity | null> {
+    return ctx.services.transcript.findEvent(ctx.viewer, id);
+  }
+
+  @Query(() => [Event], {
+    description:
+      'Exact recall: the events from fromEventId to toEventId inclusive, of one session (at most 1,000; NOT_FOUND for events of another session).',
+  })
+  async eventRange(
+    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('fromEventId', () => ID) fromEventId: string,
+    @Arg('toEventId', () => ID) toEventId: string,
+    @Ctx() ctx: Context,
+  ): Promise<EventEntity[]> {
+    return valueOrThrow(await ctx.services.transcript.eventRange(ctx.viewer, sessionId, fromEventId, toEventId));
+  }
+
+  @Mutation(() => PostMessageResult, {
+    description: 'Appends a USER_MESSAGE. Expected failures (bad input, unknown session) are an OperationError.',
+  })
+  async postMessage(@Arg('input') input: PostMessageInput, @Ctx() ctx: Context): Promise<typeof PostMessageResult> {
+    const outcome = await ctx.services.transcript.postMessage(ctx.viewer, input);
+    return toPayload(outcome, ({ event, session }) => PostMessageSuccess.of(event, session));
+  }
+
+  @Subscription(() => Event, {
+    description: "Events appended to the session's transcript, in seq order, from the moment of subscribing.",
+    subscribe: subscribeToSessionEvents,
+  })
+  sessionEvents(@Root() event: PublishedEvent, @Arg('sessionId', () => ID) _sessionId: string): EventEntity {
+    return revivePublishedEvent(event);
+  }
+
+  @FieldResolver(() => Session)
+  async session(@Root() event: EventEntity, @Ctx() ctx: Context): Promise<SessionEntity> {
+    const session = await ctx.loaders.sessionById.load(event.sessionId);
+    if (!session) throw new Error(`Event ${event.id} has no session in its account`);
+    return session;
+  }
+
+  @FieldResolver(() => Event, {
+    nullable: true,
+    description: 'In a successor, the exact initiating user message replayed from its predecessor points back to it.',
+  })
+  replayOf(@Root() event: EventEntity, @Ctx() ctx: Context): Promise<EventEntity | null> | null {
+    return event.replayOfId ? ctx.loaders.eventById.load(event.replayOfId) : null;
+  }
+}

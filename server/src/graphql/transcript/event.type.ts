@@ -1,0 +1,58 @@
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { EventKind } from '../../domain/transcript';
+import { PageInfo } from '../common/page-info.type';
+import { JSONScalar } from '../scalars';
+
+@ObjectType({ description: 'One entry of a transcript. Events are append-only: never updated, never deleted.' })
+export class Event {
+  @Field(() => ID)
+  id: string;
+
+  @Field(() => Int, { description: "1-based position in its session's transcript, gap-free." })
+  seq: number;
+
+  @Field(() => EventKind)
+  kind: EventKind;
+
+  @Field(() => String, { nullable: true })
+  text: string | null;
+
+  @Field(() => JSONScalar, { nullable: true, description: 'Structured payload (tool name and arguments, tool result, card data).' })
+  data: unknown;
+
+  @Field(() => String, { nullable: true, description: 'Pairs a TOOL_CALL with its TOOL_RESULT.' })
+  toolCallId: string | null;
+
+  @Field(() => Int, { description: 'Tokens of the text and payload under o200k_base, computed once at write time.' })
+  tokenCount: number;
+
+  @Field({
+    description:
+      "Content hash: sha256 hex of the canonical event content and the previous event's hash (see the README for the encoding).",
+  })
+  hash: string;
+
+  @Field()
+  createdAt: Date;
+}
+
+@ObjectType()
+export class EventEdge {
+  @Field({ description: 'Opaque cursor; pass it as `after` or `before`.' })
+  cursor: string;
+
+  @Field(() => Event)
+  node: Event;
+}
+
+@ObjectType()
+export class EventConnection {
+  @Field(() => [EventEdge])
+  edges: EventEdge[];
+
+  @Field(() => PageInfo)
+  pageInfo: PageInfo;
+
+  @Field(() => Int, { description: 'Events within fromSeq/toSeq, before cursors and page size apply.' })
+  totalCount: number;
+}

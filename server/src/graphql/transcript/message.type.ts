@@ -1,0 +1,26 @@
+import { Field, ObjectType, createUnionType } from 'type-graphql';
+import type { EventEntity } from '../../db/entities/event.entity';
+import type { SessionEntity } from '../../db/entities/session.entity';
+import { OperationError } from '../common/operation-error.type';
+import { Session } from '../sessions/session.type';
+import { Event } from './event.type';
+
+@ObjectType()
+export class PostMessageSuccess {
+  @Field(() => Event, { description: 'The stored user message (the first one, for a replayed clientMessageId).' })
+  event: EventEntity;
+
+  @Field(() => Session, {
+    description: 'The session that received the message: a new continuation branch when branch was true.',
+  })
+  session: SessionEntity;
+
+  static of(event: EventEntity, session: SessionEntity): PostMessageSuccess {
+    return Object.assign(new PostMessageSuccess(), { event, session });
+  }
+}
+
+export const PostMessageResult = createUnionType({
+  name: 'PostMessageResult',
+  types: () => [PostMessageSuccess, OperationError] as const,
+});

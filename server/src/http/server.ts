@@ -1,0 +1,136 @@
+import { existsSync } from 'node:fs';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { ErrorRequestHandler } from 'express';
+import { GraphQLSchema } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { bearerKey } from '../domain/api-keys';
+import type { Viewer } from '../services/viewer';
+import { Context, Services, createContext } from '../graphql/context';
+import { formatGraphQLError, unauthenticatedError } from '../graphql/errors';
+import type { AppPubSub } from '../graphql/pubsub';
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  schema: GraphQLSchema;
+  services: Services;
+  pubSub: AppPubSub;
+  development: boolean;
+  clientDist: string;
+}
+
+export interface RunningHttpServer {
+  /** Base URL, e.g. http://127.0.0.1:4000 */
+  url: string;
+  httpServer: Server;
+  /** Stops accepting, lets in-flight requests finish, closes WebSocket connections. */
+  close(): Promise<void>;
+}
+
+/** The request body limit; a larger body is refused with 413 before any parsing. */
+const BODY_LIMIT = '1mb';
+
+function jsonError(status: number, message: string, code: string) {
+  return { status, body: { errors: [{ message, extensions: { code } }] } };
+}
+
+/** Malformed bodies and other failures before GraphQL answer in GraphQL's error shape, never with a stack. */
+const bodyErrorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
+  const reply =
+    error?.type === 'entity.parse.failed'
+      ? jsonError(400, 'The request body is not valid JSON.', 'BAD_REQUEST')
+      : error?.type === 'entity.too.large'
+        ? jsonError(413, `The request body is larger than ${BODY_LIMIT}.`, 'BAD_REQUEST')
+        : jsonError(500, 'Internal server error', 'INTERNAL_SERVER_ERROR');
+  if (reply.status === 500) console.error(error);
+  res.status(reply.status).json(reply.body);
+};
+
+/** Express with Apollo Server over HTTP and graphql-ws over WebSocket, both at `/graphql`. */
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const { schema, services, pubSub, development } = options;
+  const app = express();
+  const httpServer = createServer(app);
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
+
+  const wsServerCleanup = useServer<Record<string, unknown>, { viewer: Viewer }>(
+    {
+      schema,
+      onConnect: async (ctx) => {
+        const viewer = await services.accounts.authenticate(bearerKey(ctx.connectionParams?.authorization));
+        if (!viewer) return false;
+        ctx.extra.viewer = viewer;
+        return true;
+      },
+      context: (ctx): Context => createContext(ctx.extra.viewer as Viewer, services, pubSub),
+      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatGraphQLError(error.toJSON(), development)),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map((error) => formatGraphQLError(error.toJSON(), development)) } : result,
+    },
+    wsServer,
+  );
+
+  const apollo = new ApolloServer<Context>({
+    schema,
+    includeStacktraceInErrorResponses: development,
+    formatError: (formatted) => formatGraphQLError(formatted, development),
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      {
+        async serverWillStart() {
+          return {
+            async drainServer() {
+              await wsServerCleanup.dispose();
+            },
+          };
+        },
+      },
+    ],
+  });
+  await apollo.start();
+
+  app.disable('x-powered-by');
+  app.use(
+    '/graphql',
+    express.json({ limit: BODY_LIMIT }),
+    expressMiddleware(apollo, {
+      context: async ({ req }) => {
+        const viewer = await services.accounts.authenticate(bearerKey(req.headers.authorization));
+        if (!viewer) throw unauthenticatedError();
+        return createContext(viewer, services, pubSub);
+      },
+    }),
+  );
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  if (existsSync(path.join(options.clientDist, 'index.html'))) serveClient(app, options.clientDist);
+  app.use(bodyErrorHandler);
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const hostForUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${hostForUrl}:${port}`,
+    httpServer,
+    close: () => apollo.stop(),
+  };
+}
+
+/** The built client, with its client-side routes (e.g. /sessions/<id>) falling back to index.html. */
+function serveClient(app: express.Express, clientDist: string): void {
+  app.use(express.static(clientDist, { index: 'index.html' }));
+  app.use((req, res, next) => {
+    if (req.method !== 'GET' || req.path.startsWith('/graphql') || !req.accepts('html')) return next();
+    res.sendFile(path.join(clientDist, 'index.html'));
+  });
+}

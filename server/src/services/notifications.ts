@@ -1,0 +1,9 @@
+import { EventEntity } from '../db/entities/event.entity';
+
+/**
+ * Where services announce committed changes. Called only after the transaction commits;
+ * the GraphQL layer implements it with its pub/sub.
+ */
+export interface ChangeNotifier {
+  eventsAppended(events: EventEntity[]): void;
+}

@@ -1,0 +1,142 @@
+import { Between, DataSource, In } from 'typeorm';
+import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
+import { EventPageArgs, EventWindow, eventWindow } from '../domain/event-window';
+import { isId } from '../domain/ids';
+import { SessionStatus } from '../domain/sessions';
+import { EventKind, validateUserMessage } from '../domain/transcript';
+import { EventEntity } from '../db/entities/event.entity';
+import { SessionEntity } from '../db/entities/session.entity';
+import { appendEvents, lockSession } from '../db/repositories/transcript.repository';
+import { ChangeNotifier } from './notifications';
+import { Viewer } from './viewer';
+
+/** The most events one `eventRange` call returns; longer ranges are read page by page. */
+export const EVENT_RANGE_MAX_EVENTS = 1_000;
+
+export interface PostMessageInput {
+  sessionId: string;
+  text: string;
+  clientMessageId?: string | null;
+  branch?: boolean | null;
+}
+
+export interface PostedMessage {
+  event: EventEntity;
+  session: SessionEntity;
+}
+
+export interface EventPage {
+  events: EventEntity[];
+  window: EventWindow;
+}
+
+export class TranscriptService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly notifier: ChangeNotifier,
+  ) {}
+
+  /**
+   * Appends a USER_MESSAGE. Replaying a `clientMessageId` returns the event stored the first time
+   * and appends nothing. Fails with INVALID_INPUT (empty or oversized text, bad key) or NOT_FOUND.
+   */
+  async postMessage(viewer: Viewer, input: PostMessageInput): Promise<Outcome<PostedMessage>> {
+    const details = validateUserMessage(input, ['input']);
+    if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
+    if (!isId(input.sessionId)) return sessionNotFound();
+
+    const outcome = await this.dataSource.transaction(async (manager): Promise<Outcome<PostedMessage & { replayed: boolean }>> => {
+      const session = await lockSession(manager, viewer.accountId, input.sessionId);
+      if (!session) return sessionNotFound();
+      if (input.clientMessageId != null) {
+        const earlier = await manager.findOneBy(EventEntity, {
+          sessionId: session.id,
+          clientMessageId: input.clientMessageId,
+        });
+        if (earlier) return succeed({ event: earlier, session, replayed: true });
+      }
+      if (session.status !== SessionStatus.ACTIVE) {
+        return fail(ErrorCode.INVALID_INPUT, `Session is ${session.status.toLowerCase()} and takes no new messages.`, [
+          { path: ['input', 'sessionId'], message: `Session is ${session.status}.` },
+        ]);
+      }
+      const [event] = await appendEvents(manager, session, [
+        { kind: EventKind.USER_MESSAGE, text: input.text, clientMessageId: input.clientMessageId },
+      ]);
+      return succeed({ event, session, replayed: false });
+    });
+    if (!outcome.ok) return outcome;
+    if (!outcome.value.replayed) this.notifier.eventsAppended([outcome.value.event]);
+    return succeed({ event: outcome.value.event, session: outcome.value.session });
+  }
+
+  /** One page of a session's transcript, oldest first. Fails with INVALID_INPUT for bad page arguments. */
+  async eventsPage(session: SessionEntity, args: EventPageArgs): Promise<Outcome<EventPage>> {
+    const window = eventWindow(args, session.eventCount);
+    if (!window.ok) return window;
+    const { fromSeq, toSeq } = window.value;
+    const events =
+      toSeq < fromSeq
+        ? []
+        : await this.dataSource.manager.find(EventEntity, {
+            where: { sessionId: session.id, seq: Between(fromSeq, toSeq) },
+            order: { seq: 'ASC' },
+          });
+    return succeed({ events, window: window.value });
+  }
+
+  /** The viewer's event, or null when it does not exist in the viewer's account. */
+  findEvent(viewer: Viewer, id: string): Promise<EventEntity | null> {
+    if (!isId(id)) return Promise.resolve(null);
+    return this.dataSource.manager.findOneBy(EventEntity, { id, accountId: viewer.accountId });
+  }
+
+  /** Events of one account by id, aligned with `ids` (null where absent): a DataLoader batch function. */
+  async eventsByIds(accountId: string, ids: readonly string[]): Promise<(EventEntity | null)[]> {
+    const validIds = ids.filter(isId);
+    const rows = validIds.length
+      ? await this.dataSource.manager.findBy(EventEntity, { id: In(validIds), accountId })
+      : [];
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /**
+   * Exact recall: the events from `fromEventId` to `toEventId` inclusive, both of session `sessionId`.
+   * Fails with NOT_FOUND for an unknown session or event, INVALID_INPUT for a reversed or too long range.
+   */
+  async eventRange(
+    viewer: Viewer,
+    sessionId: string,
+    fromEventId: string,
+    toEventId: string,
+  ): Promise<Outcome<EventEntity[]>> {
+    const [from, to] = await Promise.all([this.findEvent(viewer, fromEventId), this.findEvent(viewer, toEventId)]);
+    const missing = [
+      ...(from && from.sessionId === sessionId ? [] : [{ path: ['fromEventId'], message: 'No such event in this session.' }]),
+      ...(to && to.sessionId === sessionId ? [] : [{ path: ['toEventId'], message: 'No such event in this session.' }]),
+    ];
+    if (missing.length > 0 || !from || !to) {
+      return fail(ErrorCode.NOT_FOUND, 'The range must name two events of the given session.', missing);
+    }
+    if (from.seq > to.seq) {
+      return fail(ErrorCode.INVALID_INPUT, 'fromEventId must not come after toEventId.', [
+        { path: ['fromEventId'], message: `Event ${from.seq} comes after event ${to.seq}.` },
+      ]);
+    }
+    if (to.seq - from.seq + 1 > EVENT_RANGE_MAX_EVENTS) {
+      return fail(ErrorCode.INVALID_INPUT, `A range holds at most ${EVENT_RANGE_MAX_EVENTS} events; read longer ones in parts.`, [
+        { path: ['toEventId'], message: `The range holds ${to.seq - from.seq + 1} events.` },
+      ]);
+    }
+    const events = await this.dataSource.manager.find(EventEntity, {
+      where: { sessionId, seq: Between(from.seq, to.seq) },
+      order: { seq: 'ASC' },
+    });
+    return succeed(events);
+  }
+}
+
+function sessionNotFound<T>(): Outcome<T> {
+  return fail(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['input', 'sessionId'], message: 'No such session.' }]);
+}
