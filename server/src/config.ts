@@ -37,6 +37,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bootstrapApiKey: env.BOOTSTRAP_API_KEY || undefined,
     development: env.NODE_ENV === 'development',
     clientDist: path.resolve(env.CLIENT_DIST || path.join(__dirname, '..', '..', 'client', 'dist')),
-    poolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 200),
+    poolSize: integer(env, 'DB_POOL_SIZE', 10, 2, 200),
   };
 }

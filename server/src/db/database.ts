@@ -8,6 +8,7 @@ export interface DatabaseOptions {
   /** A `postgres://` URL; when absent, the embedded database in `dataDir` is used. */
   databaseUrl?: string;
   dataDir: string;
+  /** Connections to PostgreSQL; at least 2, since migrating holds one for the lock and uses another. */
   poolSize: number;
 }
 
@@ -25,6 +26,15 @@ export class DatabaseStartError extends Error {
     this.name = 'DatabaseStartError';
   }
 }
+
+/**
+ * The embedded database runs one backend session for all socket connections, so statements of
+ * concurrent connections could interleave between their Parse and Bind messages. The server uses
+ * one connection there; PGlite executes one statement at a time anyway, so nothing is lost.
+ */
+const EMBEDDED_POOL_SIZE = 1;
+/** The server's connection plus a few for tools such as psql. */
+const EMBEDDED_MAX_CONNECTIONS = 4;
 
 /** Any key: other processes of this application take the same one to migrate one at a time. */
 const MIGRATION_LOCK_KEY = 7_318_004_211;
@@ -54,7 +64,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (!url) {
     const pgDataDir = path.join(options.dataDir, 'pgdata');
     try {
-      embedded = await startEmbeddedPostgres(pgDataDir, options.poolSize + 10);
+      embedded = await startEmbeddedPostgres(pgDataDir, EMBEDDED_MAX_CONNECTIONS);
     } catch (error) {
       throw new DatabaseStartError(
         `Cannot open the embedded database in ${pgDataDir}: ${describe(error)}. ` +
@@ -74,7 +84,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     synchronize: false,
     installExtensions: false,
     uuidExtension: 'pgcrypto',
-    poolSize: options.poolSize,
+    poolSize: embedded ? EMBEDDED_POOL_SIZE : Math.max(2, options.poolSize),
     extra: { connectionTimeoutMillis: 10_000 },
   });
   const closeAll = async () => {
@@ -94,7 +104,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 
   try {
-    await runMigrationsExclusively(dataSource);
+    // The embedded database belongs to this process alone; PostgreSQL may be shared by several.
+    if (embedded) await dataSource.runMigrations({ transaction: 'each' });
+    else await runMigrationsExclusively(dataSource);
   } catch (error) {
     await closeAll();
     throw new DatabaseStartError(`A database migration failed: ${describe(error)}. Nothing of it was applied.`, {

@@ -1,3 +1,4 @@
+import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { ErrorCode, OperationFailure, Outcome } from '../domain/errors';
 import { OperationError } from './common/operation-error.type';
@@ -38,12 +39,13 @@ export function toPayload<T, P>(outcome: Outcome<T>, success: (value: T) => P): 
 }
 
 /**
- * Formats an error for the wire. Expected failures keep their message and code; anything else
- * becomes "Internal server error" with code INTERNAL_SERVER_ERROR unless `development` is set.
- * Stack traces are never included outside development.
+ * Formats an error for the wire. Expected failures keep their message and code; anything else is
+ * logged here and becomes "Internal server error" with code INTERNAL_SERVER_ERROR unless
+ * `development` is set. Stack traces are never included outside development.
  */
 export function formatGraphQLError(
   formatted: GraphQLFormattedError,
+  error: unknown,
   development: boolean,
 ): GraphQLFormattedError {
   const code = formatted.extensions?.code;
@@ -52,6 +54,7 @@ export function formatGraphQLError(
     const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
     return { ...formatted, extensions };
   }
+  console.error('Unexpected error in a GraphQL operation:', unwrapResolverError(error));
   if (development) return formatted;
   return {
     message: 'Internal server error',

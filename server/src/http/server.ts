@@ -69,9 +69,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         return true;
       },
       context: (ctx): Context => createContext(ctx.extra.viewer as Viewer, services, pubSub),
-      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatGraphQLError(error.toJSON(), development)),
+      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatGraphQLError(error.toJSON(), error, development)),
       onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((error) => formatGraphQLError(error.toJSON(), development)) } : result,
+        result.errors ? { ...result, errors: result.errors.map((error) => formatGraphQLError(error.toJSON(), error, development)) } : result,
     },
     wsServer,
   );
@@ -79,7 +79,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const apollo = new ApolloServer<Context>({
     schema,
     includeStacktraceInErrorResponses: development,
-    formatError: (formatted) => formatGraphQLError(formatted, development),
+    formatError: (formatted, error) => formatGraphQLError(formatted, error, development),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
       {

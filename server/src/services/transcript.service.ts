@@ -2,6 +2,7 @@ import { Between, DataSource, In } from 'typeorm';
 import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { EventPageArgs, EventWindow, eventWindow } from '../domain/event-window';
 import { isId } from '../domain/ids';
+import { MAX_PAGE_SIZE } from '../domain/pagination';
 import { SessionStatus } from '../domain/sessions';
 import { EventKind, validateUserMessage } from '../domain/transcript';
 import { EventEntity } from '../db/entities/event.entity';
@@ -89,6 +90,47 @@ export class TranscriptService {
   findEvent(viewer: Viewer, id: string): Promise<EventEntity | null> {
     if (!isId(id)) return Promise.resolve(null);
     return this.dataSource.manager.findOneBy(EventEntity, { id, accountId: viewer.accountId });
+  }
+
+  /**
+   * A session's events in seq order without gaps or repeats: those after `afterSeq` from the
+   * database, then `live` ones as they arrive. `live` must already be subscribed. A live event
+   * that arrives ahead of its predecessors (publishes may overtake each other) is preceded by the
+   * missing ones, read from the database. Without `afterSeq`, starts after the current last event.
+   */
+  async *followSession(
+    session: SessionEntity,
+    afterSeq: number | null,
+    live: AsyncIterator<EventEntity>,
+  ): AsyncGenerator<EventEntity> {
+    const pendingLive = live.next();
+    try {
+      const { eventCount } = await this.dataSource.manager.findOneByOrFail(SessionEntity, { id: session.id });
+      let lastSeq = afterSeq ?? eventCount;
+      for await (const event of this.eventsAfter(session.id, lastSeq, eventCount)) {
+        lastSeq = event.seq;
+        yield event;
+      }
+      for (let next = await pendingLive; !next.done; next = await live.next()) {
+        const event = next.value;
+        if (event.seq <= lastSeq) continue;
+        for await (const missed of this.eventsAfter(session.id, lastSeq, event.seq - 1)) yield missed;
+        lastSeq = event.seq;
+        yield event;
+      }
+    } finally {
+      await live.return?.();
+    }
+  }
+
+  /** Events with `afterSeq < seq <= untilSeq`, read a page at a time. */
+  private async *eventsAfter(sessionId: string, afterSeq: number, untilSeq: number): AsyncGenerator<EventEntity> {
+    for (let from = afterSeq + 1; from <= untilSeq; from += MAX_PAGE_SIZE) {
+      yield* await this.dataSource.manager.find(EventEntity, {
+        where: { sessionId, seq: Between(from, Math.min(untilSeq, from + MAX_PAGE_SIZE - 1)) },
+        order: { seq: 'ASC' },
+      });
+    }
   }
 
   /** Events of one account by id, aligned with `ids` (null where absent): a DataLoader batch function. */

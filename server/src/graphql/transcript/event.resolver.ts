@@ -1,17 +1,27 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubscribeResolverData } from 'type-graphql';
 import { ErrorCode } from '../../domain/errors';
 import type { EventEntity } from '../../db/entities/event.entity';
 import type { SessionEntity } from '../../db/entities/session.entity';
 import type { Context } from '../context';
 import { failureError, toPayload, valueOrThrow } from '../errors';
-import { PublishedEvent, revivePublishedEvent } from '../pubsub';
+import { revivePublishedEvent } from '../pubsub';
 import { Session } from '../sessions/session.type';
 import { Event } from './event.type';
 import { PostMessageInput } from './message.input';
 import { PostMessageResult, PostMessageSuccess } from './message.type';
 
-async function subscribeToSessionEvents({ args, context }: SubscribeResolverData<unknown, { sessionId: string }, Context>) {
+async function subscribeToSessionEvents({
+  args,
+  context,
+}: SubscribeResolverData<unknown, { sessionId: string; afterSeq?: number | null }, Context>) {
+  if (args.afterSeq != null && args.afterSeq < 0) {
+    throw failureError({
+      code: ErrorCode.INVALID_INPUT,
+      message: 'afterSeq must not be negative.',
+      details: [{ path: ['afterSeq'], message: 'afterSeq must not be negative.' }],
+    });
+  }
   const session = await context.services.sessions.findSession(context.viewer, args.sessionId);
   if (!session) {
     throw failureError({
@@ -20,7 +30,18 @@ async function subscribeToSessionEvents({ args, context }: SubscribeResolverData
       details: [{ path: ['sessionId'], message: 'No such session.' }],
     });
   }
-  return context.pubSub.subscribe('SESSION_EVENT', session.id);
+  const published = context.pubSub.subscribe('SESSION_EVENT', session.id)[Symbol.asyncIterator]();
+  const live: AsyncIterator<EventEntity> = {
+    next: async () => {
+      const next = await published.next();
+      return next.done ? { done: true, value: undefined } : { done: false, value: revivePublishedEvent(next.value) };
+    },
+    return: async () => {
+      await published.return?.();
+      return { done: true, value: undefined };
+    },
+  };
+  return context.services.transcript.followSession(session, args.afterSeq ?? null, live);
 }
 
 @Resolver(() => Event)
@@ -52,11 +73,17 @@ export class EventResolver {
   }
 
   @Subscription(() => Event, {
-    description: "Events appended to the session's transcript, in seq order, from the moment of subscribing.",
+    description:
+      "Events appended to the session's transcript, in seq order, without gaps or repeats. With afterSeq, first every event after that seq (resume after a reconnect), then live ones.",
     subscribe: subscribeToSessionEvents,
   })
-  sessionEvents(@Root() event: PublishedEvent, @Arg('sessionId', () => ID) _sessionId: string): EventEntity {
-    return revivePublishedEvent(event);
+  sessionEvents(
+    @Root() event: EventEntity,
+    @Arg('sessionId', () => ID) _sessionId: string,
+    @Arg('afterSeq', () => Int, { nullable: true, description: 'Replay events with a greater seq first (0: the whole transcript).' })
+    _afterSeq?: number,
+  ): EventEntity {
+    return event;
   }
 
   @FieldResolver(() => Session)

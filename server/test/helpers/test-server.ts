@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { RunningApp, startApp } from '../../src/app';
+import { AppConfig } from '../../src/config';
+import { testServerDatabase } from '../setup/test-database';
+import { GraphQLTestClient } from './graphql-client';
+
+export interface TestServer {
+  app: RunningApp;
+  url: string;
+  /** A client with the admin (bootstrap) key. */
+  admin: GraphQLTestClient;
+  /** A client for a new, non-admin account. */
+  newAccount(name?: string): Promise<GraphQLTestClient>;
+  close(): Promise<void>;
+}
+
+/** The real server on a free port: on the run's PostgreSQL database, or on its own embedded copy. */
+export async function startTestServer(overrides: Partial<AppConfig> = {}): Promise<TestServer> {
+  const config: AppConfig = {
+    host: '127.0.0.1',
+    port: 0,
+    ...(await testServerDatabase()),
+    bootstrapApiKey: `sck_test_${randomBytes(16).toString('hex')}`,
+    development: false,
+    clientDist: path.join(tmpdir(), 'no-client-build'),
+    poolSize: 5,
+    ...overrides,
+  };
+  const app = await startApp(config);
+  const admin = new GraphQLTestClient(app.url, app.bootstrapKey.apiKey);
+  return {
+    app,
+    url: app.url,
+    admin,
+    async newAccount(name = 'tester') {
+      const data = await admin.data<{ createAccount: { apiKey: string } }>(
+        'mutation ($name: String!) { createAccount(name: $name) { apiKey } }',
+        { name },
+      );
+      return new GraphQLTestClient(app.url, data.createAccount.apiKey);
+    },
+    close: () => app.close(),
+  };
+}

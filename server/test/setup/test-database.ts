@@ -1,0 +1,62 @@
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { openDatabase } from '../../src/db/database';
+
+/** How the run's test servers reach their database; set in the environment by the global setup. */
+export interface TestDatabase {
+  /** A migrated PostgreSQL database of this run (when DATABASE_URL is set). */
+  url?: string;
+  /** A migrated embedded data folder that each test server copies (when it is not). */
+  templateDir?: string;
+  drop(): Promise<void>;
+}
+
+async function migrate(databaseUrl: string | undefined, dataDir: string): Promise<void> {
+  const database = await openDatabase({ databaseUrl, dataDir, poolSize: 2 });
+  await database.close();
+}
+
+/**
+ * A new, migrated database for one test run on the PostgreSQL of DATABASE_URL, or a migrated
+ * embedded data folder to copy: each test file then runs its server on PGlite in-process,
+ * exactly as `npm start` does.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.DATABASE_URL;
+  const scratch = await mkdtemp(path.join(tmpdir(), 'sc-test-'));
+  if (!serverUrl) {
+    await migrate(undefined, scratch);
+    return { templateDir: scratch, drop: () => rm(scratch, { recursive: true, force: true }) };
+  }
+  const name = `sc_test_${Date.now()}_${process.pid}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await migrate(url.toString(), scratch);
+  return {
+    url: url.toString(),
+    async drop() {
+      await rm(scratch, { recursive: true, force: true });
+      const client = new Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** The database settings for one test server: the shared PostgreSQL database, or a fresh copy of the template. */
+export async function testServerDatabase(): Promise<{ databaseUrl?: string; dataDir: string }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-test-data-'));
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) return { databaseUrl: url, dataDir };
+  const templateDir = process.env.TEST_TEMPLATE_DIR;
+  if (!templateDir) throw new Error('The global setup sets TEST_DATABASE_URL or TEST_TEMPLATE_DIR');
+  await cp(templateDir, dataDir, { recursive: true });
+  return { dataDir };
+}
