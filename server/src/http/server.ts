@@ -79,6 +79,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const apollo = new ApolloServer<Context>({
     schema,
     includeStacktraceInErrorResponses: development,
+    // The process entry point owns signals: it stops HTTP, WebSocket and the database in order.
+    stopOnTerminationSignals: false,
     formatError: (formatted, error) => formatGraphQLError(formatted, error, development),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),

@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** The built API server, next to this package in the monorepo. */
+const SERVER_ENTRY = path.resolve(__dirname, '..', '..', 'server', 'dist', 'index.js');
+
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+export interface RunningApiServer {
+  /** e.g. http://127.0.0.1:41234 */
+  url: string;
+  /** The admin key the server was started with. */
+  apiKey: string;
+  /** What the server printed so far, for failure messages. */
+  output(): string;
+  /** Stops the server and deletes its data folder. */
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+async function waitUntilHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The API server exited with ${child.exitCode}:\n${output()}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`The API server did not answer /healthz within ${START_TIMEOUT_MS} ms:\n${output()}`);
+}
+
+/**
+ * Starts the built API server on a free port with a fresh embedded database and a random admin
+ * key, and resolves once `GET /healthz` answers 200. Throws when the server is not built, exits,
+ * or does not become healthy in time.
+ */
+export async function startApiServer(): Promise<RunningApiServer> {
+  if (!existsSync(SERVER_ENTRY)) {
+    throw new Error(`${SERVER_ENTRY} does not exist: run "npm run build" at the repository root first.`);
+  }
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'session-continuation-e2e-'));
+  const apiKey = `e2e_${randomBytes(24).toString('base64url')}`;
+  const url = `http://127.0.0.1:${port}`;
+
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: path.join(dataDir, 'data'),
+      BOOTSTRAP_API_KEY: apiKey,
+      DATABASE_URL: '',
+      NODE_ENV: 'production',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let printed = '';
+  child.stdout?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+  const output = () => printed;
+
+  async function stop() {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const killTimer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await exited(child);
+      clearTimeout(killTimer);
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  }
+
+  try {
+    await waitUntilHealthy(url, child, output);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, apiKey, output, stop };
+}
+
+/** Runs one GraphQL operation over HTTP as the given key; throws on GraphQL errors. */
+export async function queryApi<T>(server: RunningApiServer, query: string): Promise<T> {
+  const response = await fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${server.apiKey}` },
+    body: JSON.stringify({ query }),
+  });
+  const body = (await response.json()) as { data?: T; errors?: { message: string }[] };
+  if (body.errors?.length || !body.data) {
+    throw new Error(`GraphQL request failed: ${JSON.stringify(body.errors ?? body)}`);
+  }
+  return body.data;
+}

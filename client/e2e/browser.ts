@@ -1,0 +1,39 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+/** The distribution's Chromium; tests never download a browser. */
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** A headless Chromium with a fresh profile: no stored key, cache or service worker carries over. */
+export async function launchBrowser(): Promise<Browser> {
+  const userDataDir = await mkdtemp(path.join(tmpdir(), 'session-continuation-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { queryApi, startApiServer, type RunningApiServer } from './api-server';
+import { launchBrowser, type Browser } from './browser';
+
+const SCREENSHOTS = path.join(__dirname, 'screenshots');
+
+describe('a person signs in, starts a session and writes in it', () => {
+  let server: RunningApiServer;
+  let browser: Browser;
+  let page: Page;
+  let viewerName: string;
+  const browserErrors: string[] = [];
+
+  beforeAll(async () => {
+    server = await startApiServer();
+    viewerName = (await queryApi<{ viewer: { name: string } }>(server, '{ viewer { name } }')).viewer.name;
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    page.on('pageerror', (error) => browserErrors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') browserErrors.push(message.text());
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  function screenshot(name: string) {
+    return page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  }
+
+  function transcript() {
+    return page.getByRole('log', { name: 'Transcript' });
+  }
+
+  it('signs in with the link the server prints and forgets the key in the address bar', async () => {
+    await page.goto(`${server.url}/?key=${encodeURIComponent(server.apiKey)}`);
+
+    await page.locator('.viewer', { hasText: viewerName }).waitFor();
+    await page.getByText('Server online').waitFor();
+    expect(new URL(page.url()).searchParams.has('key')).toBe(false);
+    await screenshot('01-signed-in');
+  });
+
+  it('creates a session and opens it', async () => {
+    await page.getByLabel('Title').fill('Plan the release');
+    await page.getByLabel('Description').fill('Everything that has to happen before Friday');
+    await page.getByRole('button', { name: 'Create session' }).click();
+
+    await page.waitForURL(/\/sessions\/[^/]+$/);
+    await page.getByRole('heading', { name: 'Plan the release' }).waitFor();
+    await page.getByText('No messages yet').waitFor();
+    await screenshot('02-session-created');
+  });
+
+  it('posts a message that shows in the transcript', async () => {
+    await page.getByLabel('Message').fill('Which tests still fail?');
+    await page.getByRole('button', { name: 'Send' }).click();
+
+    await transcript().getByText('Which tests still fail?').waitFor();
+    expect(await page.getByLabel('Message').inputValue()).toBe('');
+    await screenshot('03-message-posted');
+  });
+
+  it('shows a message posted by another client as it arrives', async () => {
+    const sessionId = new URL(page.url()).pathname.split('/').pop();
+    await queryApi(
+      server,
+      `mutation { postMessage(input: { sessionId: "${sessionId}", text: "Posted from another client" }) { __typename } }`,
+    );
+
+    await transcript().getByText('Posted from another client').waitFor();
+    await screenshot('04-live-update');
+  });
+
+  it('still shows both messages, each once, after a reload', async () => {
+    await page.reload();
+
+    await transcript().getByText('Posted from another client').waitFor();
+    expect(await transcript().getByRole('listitem').allTextContents()).toEqual([
+      expect.stringContaining('Which tests still fail?'),
+      expect.stringContaining('Posted from another client'),
+    ]);
+    await screenshot('05-after-reload');
+  });
+
+  it('fits a 375 px wide screen', async () => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await screenshot('06-session-narrow');
+    expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
+
+    await page.getByRole('link', { name: '← All sessions' }).click();
+    await page.getByRole('link', { name: /Plan the release/ }).waitFor();
+    await screenshot('07-sessions-narrow');
+    expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
+  });
+
+  it('ran without errors in the browser console', () => {
+    expect(browserErrors).toEqual([]);
+  });
+
+  function horizontalOverflow() {
+    return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  }
+});

@@ -1,0 +1,23 @@
+/** Component tests: jsdom, compiled by swc; no browser and no server (those are in e2e/). */
+module.exports = {
+  testEnvironment: '<rootDir>/src/test/jsdom-environment.cjs',
+  roots: ['<rootDir>/src'],
+  testMatch: ['**/__tests__/**/*.test.ts?(x)'],
+  setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
+  moduleNameMapper: {
+    '\\.css$': '<rootDir>/src/test/style-stub.cjs',
+  },
+  transform: {
+    '^.+\\.tsx?$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', tsx: true },
+          transform: { react: { runtime: 'automatic' } },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+};

@@ -1,0 +1,20 @@
+/**
+ * End-to-end tests: the built client served by the built API server, driven in Chromium.
+ * Run `npm run build` at the repository root first; these tests build nothing themselves.
+ */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/e2e'],
+  testMatch: ['**/*.e2e.test.ts'],
+  // Starting the server (a fresh embedded database) and a browser takes seconds, not milliseconds.
+  testTimeout: 120_000,
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+};

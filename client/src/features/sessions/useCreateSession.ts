@@ -1,0 +1,23 @@
+import { useMutation } from '@apollo/client/react';
+import { graphql } from '../../gql';
+
+export const CreateSessionMutation = graphql(`
+  mutation CreateSession($input: CreateSessionInput!) {
+    createSession(input: $input) {
+      ...SessionSummary
+    }
+  }
+`);
+
+/** Creates a root session; the list refetches so it shows at the top. */
+export function useCreateSession() {
+  const [mutate, { loading }] = useMutation(CreateSessionMutation, { refetchQueries: ['Sessions'] });
+
+  async function createSession(title: string, description: string | null) {
+    const { data } = await mutate({ variables: { input: { title, description } } });
+    if (!data) throw new Error('The server sent no session.');
+    return data.createSession;
+  }
+
+  return { createSession, creating: loading };
+}

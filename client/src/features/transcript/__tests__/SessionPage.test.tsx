@@ -1,0 +1,242 @@
+import { ApolloLink } from '@apollo/client';
+import { MockLink, MockSubscriptionLink } from '@apollo/client/testing';
+import { MockedProvider } from '@apollo/client/testing/react';
+import { describe, expect, it } from '@jest/globals';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { OperationTypeNode } from 'graphql';
+import { MemoryRouter } from 'react-router';
+import { createCache } from '../../../app/cache';
+import type { TranscriptEventFragment } from '../../../gql/graphql';
+import { SessionPage } from '../SessionPage';
+import { PostMessageMutation } from '../usePostMessage';
+import { SessionTranscriptQuery, TRANSCRIPT_PAGE_SIZE } from '../useSessionTranscript';
+
+const SESSION_ID = 'session-1';
+
+function event(seq: number, text = `Message ${seq}`): TranscriptEventFragment {
+  return {
+    __typename: 'Event',
+    id: `event-${seq}`,
+    seq,
+    kind: seq % 2 === 1 ? 'USER_MESSAGE' : 'ASSISTANT_MESSAGE',
+    text,
+    data: null,
+    toolCallId: null,
+    tokenCount: 2,
+    createdAt: '2026-03-01T10:00:00.000Z',
+  };
+}
+
+interface Page {
+  events: TranscriptEventFragment[];
+  hasPreviousPage?: boolean;
+  totalCount?: number;
+}
+
+function transcriptMock({ events, hasPreviousPage = false, totalCount = events.length }: Page, before?: string) {
+  return {
+    request: {
+      query: SessionTranscriptQuery,
+      variables: { id: SESSION_ID, last: TRANSCRIPT_PAGE_SIZE, ...(before ? { before } : {}) },
+    },
+    result: {
+      data: {
+        session: {
+          __typename: 'Session' as const,
+          id: SESSION_ID,
+          kind: 'ROOT' as const,
+          status: 'ACTIVE' as const,
+          title: 'Plan the migration',
+          description: null,
+          createdAt: '2026-03-01T09:00:00.000Z',
+          eventCount: totalCount,
+          tokenCount: totalCount * 2,
+          events: {
+            __typename: 'EventConnection' as const,
+            edges: events.map((node) => ({ __typename: 'EventEdge' as const, node })),
+            pageInfo: {
+              __typename: 'PageInfo' as const,
+              hasPreviousPage,
+              hasNextPage: false,
+              startCursor: events.length > 0 ? `cursor-${events[0].seq}` : null,
+              endCursor: events.length > 0 ? `cursor-${events[events.length - 1].seq}` : null,
+            },
+            totalCount,
+          },
+        },
+      },
+    },
+  };
+}
+
+function renderSessionPage(mocks: MockLink.MockedResponse[]) {
+  const live = new MockSubscriptionLink();
+  const link = ApolloLink.split(
+    ({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION,
+    live,
+    new MockLink(mocks),
+  );
+  render(
+    <MockedProvider cache={createCache()} link={link}>
+      <MemoryRouter>
+        <SessionPage sessionId={SESSION_ID} />
+      </MemoryRouter>
+    </MockedProvider>,
+  );
+  return { live };
+}
+
+/** Waits for an event's text in the transcript (the composer may hold the same text). */
+function findInTranscript(text: string) {
+  return within(screen.getByRole('log', { name: 'Transcript' })).findByText(text);
+}
+
+function transcriptTexts(): string[] {
+  const log = screen.getByRole('log', { name: 'Transcript' });
+  return within(log)
+    .getAllByRole('listitem')
+    .map((item) => item.querySelector('.transcript-event-text')?.textContent ?? '');
+}
+
+describe('the session view', () => {
+  it('shows the latest page of the transcript, oldest first', async () => {
+    renderSessionPage([
+      transcriptMock({ events: [event(51), event(52), event(53)], hasPreviousPage: true, totalCount: 53 }),
+    ]);
+
+    expect(await screen.findByRole('heading', { name: 'Plan the migration' })).toBeInTheDocument();
+    expect(transcriptTexts()).toEqual(['Message 51', 'Message 52', 'Message 53']);
+    expect(screen.getByText('53 events')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Load earlier messages' })).toBeInTheDocument();
+  });
+
+  it('loads the page before the first event and shows every event once', async () => {
+    renderSessionPage([
+      transcriptMock({ events: [event(3), event(4), event(5)], hasPreviousPage: true, totalCount: 5 }),
+      // The older page overlaps the first by one event.
+      transcriptMock({ events: [event(1), event(2), event(3)], totalCount: 5 }, 'cursor-3'),
+    ]);
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Load earlier messages' }));
+
+    expect(await screen.findByText('Start of the session')).toBeInTheDocument();
+    expect(transcriptTexts()).toEqual(['Message 1', 'Message 2', 'Message 3', 'Message 4', 'Message 5']);
+    expect(screen.queryByRole('button', { name: 'Load earlier messages' })).not.toBeInTheDocument();
+  });
+
+  it('says so when the session has no events yet', async () => {
+    renderSessionPage([transcriptMock({ events: [] })]);
+
+    expect(await screen.findByText('No messages yet. Write the first one below.')).toBeInTheDocument();
+  });
+
+  it('says so when the session does not exist', async () => {
+    renderSessionPage([
+      {
+        request: { query: SessionTranscriptQuery, variables: { id: SESSION_ID, last: TRANSCRIPT_PAGE_SIZE } },
+        result: { data: { session: null } },
+      },
+    ]);
+
+    expect(await screen.findByRole('heading', { name: 'Session not found' })).toBeInTheDocument();
+  });
+});
+
+describe('live updates', () => {
+  it('merges events from the subscription without duplicates', async () => {
+    const { live } = renderSessionPage([transcriptMock({ events: [event(1), event(2)] })]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+
+    act(() => live.simulateResult({ result: { data: { sessionEvents: event(2) } } }));
+    act(() => live.simulateResult({ result: { data: { sessionEvents: event(3, 'Answer from the agent') } } }));
+
+    expect(await findInTranscript('Answer from the agent')).toBeInTheDocument();
+    expect(transcriptTexts()).toEqual(['Message 1', 'Message 2', 'Answer from the agent']);
+    expect(screen.getByText('3 events')).toBeInTheDocument();
+  });
+});
+
+describe('the composer', () => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+  function postMessageMock(respond: (input: { sessionId: string; text: string; clientMessageId: string }) => object) {
+    const inputs: { sessionId: string; text: string; clientMessageId: string }[] = [];
+    const mock: MockLink.MockedResponse = {
+      request: { query: PostMessageMutation, variables: () => true },
+      result: (variables) => {
+        const input = variables.input as { sessionId: string; text: string; clientMessageId: string };
+        inputs.push(input);
+        return { data: { postMessage: respond(input) } };
+      },
+    };
+    return { mock, inputs };
+  }
+
+  function write(text: string) {
+    fireEvent.change(screen.getByLabelText('Message'), { target: { value: text } });
+  }
+
+  it('posts the message with a client message id and shows it in the transcript', async () => {
+    const { mock, inputs } = postMessageMock(({ text }) => ({
+      __typename: 'PostMessageSuccess',
+      event: event(2, text),
+      session: { __typename: 'Session', id: SESSION_ID, status: 'ACTIVE', eventCount: 2, tokenCount: 4 },
+    }));
+    renderSessionPage([transcriptMock({ events: [event(1)] }), mock]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+
+    write('  What changed since yesterday?  ');
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+
+    expect(await findInTranscript('What changed since yesterday?')).toBeInTheDocument();
+    expect(inputs).toHaveLength(1);
+    expect(inputs[0]).toEqual({
+      sessionId: SESSION_ID,
+      text: 'What changed since yesterday?',
+      clientMessageId: expect.stringMatching(UUID),
+    });
+    expect(transcriptTexts()).toEqual(['Message 1', 'What changed since yesterday?']);
+    expect(screen.getByLabelText('Message')).toHaveValue('');
+    expect(screen.getByText('2 events')).toBeInTheDocument();
+  });
+
+  it('sends with Enter and keeps one event when the subscription echoes the message', async () => {
+    const { mock } = postMessageMock(({ text }) => ({
+      __typename: 'PostMessageSuccess',
+      event: event(2, text),
+      session: { __typename: 'Session', id: SESSION_ID, status: 'ACTIVE', eventCount: 2, tokenCount: 4 },
+    }));
+    const { live } = renderSessionPage([transcriptMock({ events: [event(1)] }), mock]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+
+    write('Ship it');
+    fireEvent.keyDown(screen.getByLabelText('Message'), { key: 'Enter' });
+    await findInTranscript('Ship it');
+    act(() => live.simulateResult({ result: { data: { sessionEvents: event(2, 'Ship it') } } }));
+    act(() => live.simulateResult({ result: { data: { sessionEvents: event(3, 'Shipping now') } } }));
+
+    await findInTranscript('Shipping now');
+    expect(transcriptTexts()).toEqual(['Message 1', 'Ship it', 'Shipping now']);
+    expect(screen.getByText('3 events')).toBeInTheDocument();
+  });
+
+  it('shows why the server refused the message and keeps the draft', async () => {
+    const { mock } = postMessageMock(() => ({
+      __typename: 'OperationError',
+      code: 'SESSION_CONTINUED',
+      message: 'This session was continued; write in its current continuation.',
+      details: [{ __typename: 'ErrorDetail', path: ['input', 'sessionId'], message: 'The session is read-only.' }],
+    }));
+    renderSessionPage([transcriptMock({ events: [event(1)] }), mock]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+
+    write('One more thing');
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('This session was continued; write in its current continuation.');
+    expect(alert).toHaveTextContent('input.sessionId: The session is read-only.');
+    expect(screen.getByLabelText('Message')).toHaveValue('One more thing');
+    expect(transcriptTexts()).toEqual(['Message 1']);
+  });
+});

@@ -1,0 +1,157 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { startApp } from '../src/app';
+import { AppConfig } from '../src/config';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
+import { collect, GraphQLTestClient } from './helpers/graphql-client';
+import { testServerDatabase } from './setup/test-database';
+
+const serverDir = path.resolve(__dirname, '..');
+
+function embeddedConfig(dataDir: string): AppConfig {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    dataDir,
+    development: false,
+    clientDist: path.join(tmpdir(), 'no-client-build'),
+    poolSize: 2,
+  };
+}
+
+/** Runs the server entry point as `npm start` would, from source. */
+function startServerProcess(env: Record<string, string>): ChildProcess & { output: () => string } {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/index.ts'], {
+    cwd: serverDir,
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  return Object.assign(child, { output: () => output });
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+async function waitForOutput(child: ReturnType<typeof startServerProcess>, pattern: RegExp, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = pattern.exec(child.output());
+    if (match) return match;
+    if (child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`Server did not print ${pattern}; it printed:\n${child.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('start-up', () => {
+  it('creates and persists the embedded database and the admin key in DATA_DIR across restarts', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-embedded-'));
+    const first = await startApp(embeddedConfig(dataDir));
+    const key = first.bootstrapKey.apiKey;
+    expect(first.database.embedded).toBe(true);
+    expect((await readFile(path.join(dataDir, 'bootstrap-api-key'), 'utf8')).trim()).toBe(key);
+    const admin = new GraphQLTestClient(first.url, key);
+    const { createSession } = await admin.data<{ createSession: { id: string } }>(
+      'mutation { createSession(input: { title: "kept" }) { id } }',
+    );
+    await first.close();
+
+    const second = await startApp(embeddedConfig(dataDir));
+    try {
+      expect(second.bootstrapKey.apiKey).toBe(key);
+      const { session } = await new GraphQLTestClient(second.url, key).data<{ session: { title: string } }>(
+        'query ($id: ID!) { session(id: $id) { title } }',
+        { id: createSession.id },
+      );
+      expect(session.title).toBe('kept');
+    } finally {
+      await second.close();
+    }
+  }, 60_000);
+
+  it('refuses to start with a clear message when the database is unreachable', async () => {
+    const config = { ...embeddedConfig(await mkdtemp(path.join(tmpdir(), 'sc-x-'))), databaseUrl: 'postgres://postgres@127.0.0.1:1/none' };
+    await expect(startApp(config)).rejects.toThrow(/Cannot reach the database at postgres:\/\/postgres@127\.0\.0\.1:1\/none/);
+  });
+
+  it('refuses to start when a migration fails, and applies nothing of it', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-conflict-'));
+    const embedded = await startEmbeddedPostgres(path.join(dataDir, 'pgdata'), 2);
+    const sql = new Client({ connectionString: embedded.url });
+    await sql.connect();
+    await sql.query('CREATE TABLE sessions (id integer)');
+    await sql.end();
+    await embedded.stop();
+
+    await expect(startApp(embeddedConfig(dataDir))).rejects.toThrow(/A database migration failed: .*sessions/);
+
+    const reopened = await startEmbeddedPostgres(path.join(dataDir, 'pgdata'), 2);
+    const check = new Client({ connectionString: reopened.url });
+    await check.connect();
+    const { rows } = await check.query("SELECT to_regclass('accounts') AS accounts");
+    await check.end();
+    await reopened.stop();
+    expect(rows[0].accounts).toBeNull();
+  }, 60_000);
+
+  it('exits with status 1 and says why when it cannot start', async () => {
+    const child = startServerProcess({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', DATA_DIR: tmpdir() });
+    expect(await exitOf(child)).toBe(1);
+    expect(child.output()).toMatch(/^Cannot start: Cannot reach the database/m);
+    expect(child.output()).not.toMatch(/\n\s+at /);
+  }, 30_000);
+
+  it('prints the sign-in URL with the key and stops cleanly on SIGTERM, closing WebSocket clients', async () => {
+    const database = await testServerDatabase();
+    const child = startServerProcess({
+      DATA_DIR: database.dataDir,
+      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+      BOOTSTRAP_API_KEY: 'sck_startup_test_key',
+    });
+    const exited = exitOf(child);
+    try {
+      const [, url] = await waitForOutput(child, /API: (http:\/\/127\.0\.0\.1:\d+)\/graphql/);
+      expect(child.output()).toMatch(/\?key=sck_startup_test_key/);
+      expect(await fetch(`${url}/healthz`).then((response) => response.status)).toBe(200);
+
+      const client = new GraphQLTestClient(url, 'sck_startup_test_key');
+      const { createSession } = await client.data<{ createSession: { id: string } }>(
+        'mutation { createSession(input: { title: "bye" }) { id } }',
+      );
+      const ws = client.websocket();
+      const subscription = collect(ws, 'subscription ($s: ID!) { sessionEvents(sessionId: $s) { id } }', {
+        s: createSession.id,
+      });
+      await client.data('query { viewer { id } }');
+      await waitForConnected(ws);
+
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(child.output()).toMatch(/SIGTERM received/);
+      await subscription.until(1);
+      expect(subscription.completed || subscription.errors.length > 0).toBe(true);
+      await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+      await ws.dispose();
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 60_000);
+});
+
+/** Resolves once the graphql-ws client has an acknowledged connection. */
+function waitForConnected(ws: ReturnType<GraphQLTestClient['websocket']>): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = ws.on('connected', () => {
+      stop();
+      resolve();
+    });
+  });
+}
