@@ -1,0 +1,21 @@
+import { canonicalJson } from '../canonical-json';
+
+describe('canonicalJson', () => {
+  it('sorts object keys at every depth and writes no white space', () => {
+    expect(canonicalJson({ b: 1, a: { d: [true, null], c: 'x' } })).toBe('{"a":{"c":"x","d":[true,null]},"b":1}');
+  });
+
+  it('encodes equal values identically whatever their key order', () => {
+    expect(canonicalJson({ x: 1, y: [{ q: 2, p: 3 }] })).toBe(canonicalJson({ y: [{ p: 3, q: 2 }], x: 1 }));
+  });
+
+  it('drops undefined properties and writes undefined as null elsewhere', () => {
+    expect(canonicalJson({ a: undefined, b: 2 })).toBe('{"b":2}');
+    expect(canonicalJson(undefined)).toBe('null');
+  });
+
+  it('refuses values JSON cannot carry', () => {
+    expect(() => canonicalJson(Number.NaN)).toThrow(TypeError);
+    expect(() => canonicalJson(() => 1)).toThrow(TypeError);
+  });
+});
