@@ -5,6 +5,8 @@ import { Services } from './graphql/context';
 import { createAppPubSub, pubSubNotifier } from './graphql/pubsub';
 import { RunningHttpServer, startHttpServer } from './http/server';
 import { AccountService, BootstrapKey } from './services/accounts.service';
+import { ContinuationService } from './services/continuations.service';
+import { LineageService } from './services/lineage.service';
 import { SessionService } from './services/sessions.service';
 import { TranscriptService } from './services/transcript.service';
 
@@ -27,10 +29,14 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   try {
     const { dataSource } = database;
     const pubSub = createAppPubSub();
+    const notifier = pubSubNotifier(pubSub);
+    const continuations = new ContinuationService(dataSource, notifier, config.continuationPolicy);
     const services: Services = {
       accounts: new AccountService(dataSource),
       sessions: new SessionService(dataSource),
-      transcript: new TranscriptService(dataSource, pubSubNotifier(pubSub)),
+      transcript: new TranscriptService(dataSource, notifier, continuations),
+      continuations,
+      lineage: new LineageService(dataSource),
     };
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
     const http = await startHttpServer({ ...config, schema: await buildAppSchema(pubSub), services, pubSub });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ContinuationPolicy, DEFAULT_CONTINUATION_POLICY } from './services/continuations.service';
 
 /** Everything the server reads from its environment; the README's configuration table lists the same. */
 export interface AppConfig {
@@ -13,6 +14,7 @@ export interface AppConfig {
   /** The built web client to serve at `/`, when that folder exists. */
   clientDist: string;
   poolSize: number;
+  continuationPolicy: ContinuationPolicy;
 }
 
 /** Raised for a setting that cannot be used; the message names the variable. */
@@ -38,5 +40,16 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     development: env.NODE_ENV === 'development',
     clientDist: path.resolve(env.CLIENT_DIST || path.join(__dirname, '..', '..', 'client', 'dist')),
     poolSize: integer(env, 'DB_POOL_SIZE', 10, 2, 200),
+    continuationPolicy: {
+      streakLimit: integer(env, 'CONTINUATION_STREAK_LIMIT', DEFAULT_CONTINUATION_POLICY.streakLimit, 1, 1_000_000),
+      perAccountPerMinute: integer(
+        env,
+        'CONTINUATION_RATE_PER_MINUTE',
+        DEFAULT_CONTINUATION_POLICY.perAccountPerMinute,
+        1,
+        1_000_000,
+      ),
+      defaultTokenBudget: integer(env, 'DEFAULT_TOKEN_BUDGET', DEFAULT_CONTINUATION_POLICY.defaultTokenBudget, 64, 1_000_000),
+    },
   };
 }

@@ -6,6 +6,7 @@ import { Client } from 'pg';
 import { startApp } from '../src/app';
 import { AppConfig } from '../src/config';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
+import { DEFAULT_CONTINUATION_POLICY } from '../src/services/continuations.service';
 import { collect, GraphQLTestClient } from './helpers/graphql-client';
 import { testServerDatabase } from './setup/test-database';
 
@@ -19,6 +20,7 @@ function embeddedConfig(dataDir: string): AppConfig {
     development: false,
     clientDist: path.join(tmpdir(), 'no-client-build'),
     poolSize: 2,
+    continuationPolicy: DEFAULT_CONTINUATION_POLICY,
   };
 }
 

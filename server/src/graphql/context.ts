@@ -1,7 +1,11 @@
 import DataLoader from 'dataloader';
+import type { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
 import type { EventEntity } from '../db/entities/event.entity';
+import type { ProjectionManifestEntity } from '../db/entities/projection-manifest.entity';
 import type { SessionEntity } from '../db/entities/session.entity';
 import type { AccountService } from '../services/accounts.service';
+import type { ContinuationService } from '../services/continuations.service';
+import type { LineageService } from '../services/lineage.service';
 import type { SessionService } from '../services/sessions.service';
 import type { TranscriptService } from '../services/transcript.service';
 import type { Viewer } from '../services/viewer';
@@ -11,12 +15,19 @@ export interface Services {
   accounts: AccountService;
   sessions: SessionService;
   transcript: TranscriptService;
+  continuations: ContinuationService;
+  lineage: LineageService;
 }
 
-/** Per-request loaders: batching and caching live only as long as one operation. */
+/** Per-operation loaders: batching and caching live only as long as one operation (or one subscription event). */
 export interface Loaders {
   sessionById: DataLoader<string, SessionEntity | null>;
   eventById: DataLoader<string, EventEntity | null>;
+  edgeById: DataLoader<string, ContinuationEdgeEntity | null>;
+  edgeBySuccessorId: DataLoader<string, ContinuationEdgeEntity | null>;
+  edgesByPredecessorId: DataLoader<string, ContinuationEdgeEntity[]>;
+  manifestById: DataLoader<string, ProjectionManifestEntity | null>;
+  manifestByEdgeId: DataLoader<string, ProjectionManifestEntity | null>;
 }
 
 export interface Context {
@@ -26,14 +37,24 @@ export interface Context {
   pubSub: AppPubSub;
 }
 
-export function createContext(viewer: Viewer, services: Services, pubSub: AppPubSub): Context {
+export function createLoaders(viewer: Viewer, services: Services): Loaders {
+  const { accountId } = viewer;
   return {
-    viewer,
-    services,
-    pubSub,
-    loaders: {
-      sessionById: new DataLoader((ids) => services.sessions.sessionsByIds(viewer.accountId, ids)),
-      eventById: new DataLoader((ids) => services.transcript.eventsByIds(viewer.accountId, ids)),
-    },
+    sessionById: new DataLoader((ids) => services.sessions.sessionsByIds(accountId, ids)),
+    eventById: new DataLoader((ids) => services.transcript.eventsByIds(accountId, ids)),
+    edgeById: new DataLoader((ids) => services.lineage.edgesByIds(accountId, ids)),
+    edgeBySuccessorId: new DataLoader((ids) => services.lineage.edgesBySuccessorIds(accountId, ids)),
+    edgesByPredecessorId: new DataLoader((ids) => services.lineage.edgesByPredecessorIds(accountId, ids)),
+    manifestById: new DataLoader((ids) => services.lineage.manifestsByIds(accountId, ids)),
+    manifestByEdgeId: new DataLoader((ids) => services.lineage.manifestsByEdgeIds(accountId, ids)),
   };
+}
+
+export function createContext(viewer: Viewer, services: Services, pubSub: AppPubSub): Context {
+  return { viewer, services, pubSub, loaders: createLoaders(viewer, services) };
+}
+
+/** A subscription's context lives for many events: each event starts with empty caches, so nothing read is stale. */
+export function freshLoaders(ctx: Context): void {
+  ctx.loaders = createLoaders(ctx.viewer, ctx.services);
 }

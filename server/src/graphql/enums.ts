@@ -1,5 +1,8 @@
 import { registerEnumType } from 'type-graphql';
+import { Actor, ContinuationReason, PlanTransfer, SourceKind } from '../domain/continuations';
 import { ErrorCode } from '../domain/errors';
+import { ContextSectionKind, ManifestItemStatus } from '../domain/projection';
+import { RunKind, RunStatus } from '../domain/runs';
 import { SessionKind, SessionStatus } from '../domain/sessions';
 import { EventKind } from '../domain/transcript';
 
@@ -52,5 +55,69 @@ registerEnumType(ErrorCode, {
     IDEMPOTENCY_KEY_REUSED: { description: 'The same idempotency key was used for a different request.' },
     CYCLE: { description: 'The continuation would make the lineage a cycle.' },
     RATE_LIMITED: { description: 'Too many continuations; wait or send a new user message first.' },
+  },
+});
+
+registerEnumType(ContinuationReason, {
+  name: 'ContinuationReason',
+  description: 'Why a session was continued.',
+  valuesConfig: {
+    TOPIC_CHANGE: { description: 'The user changed to a substantially different subject.' },
+    PHASE_CHANGE: { description: 'One phase of the work ended and another began.' },
+    CONTEXT_PRESSURE: { description: 'The transcript approached the model\'s context budget.' },
+    USER_REQUEST: { description: 'The user asked for a fresh session.' },
+    OTHER: { description: 'Another reason, explained in the handoff.' },
+  },
+});
+
+registerEnumType(Actor, {
+  name: 'Actor',
+  description: 'Who made a transition.',
+  valuesConfig: {
+    AGENT: { description: 'The agent, through the continue_session tool or the API.' },
+    USER: { description: 'A person, e.g. by branching from a continued session.' },
+    SYSTEM: { description: 'The runtime itself.' },
+  },
+});
+
+registerEnumType(SourceKind, {
+  name: 'SourceKind',
+  valuesConfig: {
+    SESSION_EVENTS: { description: 'An inclusive range of events of one session.' },
+    SESSION_EVENT: { description: 'One event.' },
+    RESOURCE: { description: 'A resource version, or one block of it.' },
+    MEMORY: { description: 'A memory entry by path and content id.' },
+  },
+});
+
+registerEnumType(ManifestItemStatus, {
+  name: 'ManifestItemStatus',
+  valuesConfig: {
+    INCLUDED: { description: "Loaded into the successor's initial context." },
+    OMITTED: { description: 'Linked but cold: did not fit the budget; reachable through recall.' },
+    UNAVAILABLE: { description: 'Revoked or no longer accessible: shown as a broken breadcrumb, never substituted.' },
+  },
+});
+
+registerEnumType(ContextSectionKind, {
+  name: 'ContextSectionKind',
+  description: 'Sections of a projected context, in the order the compiler fills them.',
+});
+
+registerEnumType(PlanTransfer, {
+  name: 'PlanTransfer',
+  valuesConfig: {
+    CARRY: { description: 'The successor gets the plan with the same step ids and statuses.' },
+    CLOSE: { description: "The predecessor's plan is closed; the successor starts without one." },
+    OMIT: { description: 'The plan stays with the predecessor.' },
+  },
+});
+
+registerEnumType(RunStatus, { name: 'RunStatus' });
+registerEnumType(RunKind, {
+  name: 'RunKind',
+  valuesConfig: {
+    TURN: { description: 'Answers a user message in its session.' },
+    DELEGATED: { description: 'Work done in a child session that reports back to its parent.' },
   },
 });

@@ -1,6 +1,14 @@
-import { createPubSub } from '@graphql-yoga/subscription';
+import { createPubSub, PubSubEventTarget } from '@graphql-yoga/subscription';
+import type { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
 import type { EventEntity } from '../db/entities/event.entity';
 import type { ChangeNotifier } from '../services/notifications';
+
+/** A continuation as published: ids only, resolved again by each subscriber under its own account. */
+export interface PublishedContinuation {
+  edgeId: string;
+  predecessorId: string;
+  successorId: string;
+}
 
 /**
  * Typed topics. Payloads are plain JSON-safe records so that an event target that crosses
@@ -8,16 +16,40 @@ import type { ChangeNotifier } from '../services/notifications';
  */
 export type Topics = {
   SESSION_EVENT: [sessionId: string, event: PublishedEvent];
+  /** Keyed by the predecessor's id. */
+  SESSION_CONTINUED: [predecessorId: string, continuation: PublishedContinuation];
+  /** Keyed by the account's id. */
+  ACCOUNT_CONTINUED: [accountId: string, continuation: PublishedContinuation];
 };
 
 /** An event as published: `createdAt` may arrive as an ISO string after crossing a process. */
 export type PublishedEvent = Omit<EventEntity, 'createdAt'> & { createdAt: Date | string };
 
+/** An in-process event target that also tells how many listeners each topic has. */
+export class CountingEventTarget extends EventTarget {
+  private readonly listeners = new Map<string, number>();
+
+  addEventListener(...args: Parameters<EventTarget['addEventListener']>): void {
+    this.listeners.set(args[0], (this.listeners.get(args[0]) ?? 0) + 1);
+    super.addEventListener(...args);
+  }
+
+  removeEventListener(...args: Parameters<EventTarget['removeEventListener']>): void {
+    this.listeners.set(args[0], Math.max(0, (this.listeners.get(args[0]) ?? 0) - 1));
+    super.removeEventListener(...args);
+  }
+
+  /** Listeners of one topic and id, e.g. `listenerCount('SESSION_CONTINUED', sessionId)`. */
+  listenerCount(topic: keyof Topics, id: string): number {
+    return this.listeners.get(`${topic}:${id}`) ?? 0;
+  }
+}
+
 export type AppPubSub = ReturnType<typeof createPubSub<Topics>>;
 
-/** The in-process pub/sub; pass `eventTarget` to share it between server processes. */
-export function createAppPubSub(eventTarget?: Parameters<typeof createPubSub<Topics>>[0]): AppPubSub {
-  return createPubSub<Topics>(eventTarget);
+/** The pub/sub of one server; pass an event target that crosses processes to share it between them. */
+export function createAppPubSub(eventTarget: EventTarget = new CountingEventTarget()): AppPubSub {
+  return createPubSub<Topics>({ eventTarget: eventTarget as PubSubEventTarget<Topics> });
 }
 
 /** The services' notifier, publishing to the GraphQL subscriptions' topics. */
@@ -25,6 +57,11 @@ export function pubSubNotifier(pubSub: AppPubSub): ChangeNotifier {
   return {
     eventsAppended(events) {
       for (const event of events) pubSub.publish('SESSION_EVENT', event.sessionId, event);
+    },
+    sessionContinued(edge: ContinuationEdgeEntity) {
+      const continuation = { edgeId: edge.id, predecessorId: edge.predecessorId, successorId: edge.successorId };
+      pubSub.publish('SESSION_CONTINUED', edge.predecessorId, continuation);
+      pubSub.publish('ACCOUNT_CONTINUED', edge.accountId, continuation);
     },
   };
 }

@@ -4,7 +4,9 @@ import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { AccountResolver } from './accounts/account.resolver';
 import { OperationErrorResolver } from './common/operation-error.resolver';
+import { ContinuationResolver, ProjectionManifestResolver } from './continuations/continuation.resolver';
 import type { AppPubSub } from './pubsub';
+import { RunResolver } from './runs/run.resolver';
 import { scalarsMap } from './scalars';
 import { SessionResolver } from './sessions/session.resolver';
 import { EventResolver } from './transcript/event.resolver';
@@ -13,7 +15,15 @@ import { EventResolver } from './transcript/event.resolver';
 export function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> {
   return buildSchema({
     pubSub,
-    resolvers: [AccountResolver, SessionResolver, EventResolver, OperationErrorResolver],
+    resolvers: [
+      AccountResolver,
+      SessionResolver,
+      EventResolver,
+      OperationErrorResolver,
+      ContinuationResolver,
+      ProjectionManifestResolver,
+      RunResolver,
+    ],
     scalarsMap,
     validate: false,
   });

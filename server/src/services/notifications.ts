@@ -1,3 +1,4 @@
+import { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
 import { EventEntity } from '../db/entities/event.entity';
 
 /**
@@ -6,4 +7,5 @@ import { EventEntity } from '../db/entities/event.entity';
  */
 export interface ChangeNotifier {
   eventsAppended(events: EventEntity[]): void;
+  sessionContinued(edge: ContinuationEdgeEntity): void;
 }

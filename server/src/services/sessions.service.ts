@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { DataSource, In } from 'typeorm';
 import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { isId } from '../domain/ids';
 import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, validatePageSize } from '../domain/pagination';
 import { SessionKind, SessionStatus, validateSessionText } from '../domain/sessions';
 import { SessionEntity } from '../db/entities/session.entity';
+import { alignOne } from './batch';
 import { Viewer } from './viewer';
 
 export interface SessionListArgs {
@@ -40,7 +42,10 @@ export class SessionService {
   ): Promise<Outcome<SessionEntity>> {
     const details = validateSessionText(input, ['input']);
     if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
+    const id = randomUUID();
     const session = this.dataSource.manager.create(SessionEntity, {
+      id,
+      originId: id,
       accountId: viewer.accountId,
       kind: SessionKind.ROOT,
       status: SessionStatus.ACTIVE,
@@ -48,7 +53,8 @@ export class SessionService {
       description: input.description ?? null,
       createdAt: new Date(),
     });
-    return succeed(await this.dataSource.manager.save(session));
+    await this.dataSource.manager.insert(SessionEntity, session);
+    return succeed(session);
   }
 
   /** The viewer's session, or null when it does not exist in the viewer's account. */
@@ -60,11 +66,8 @@ export class SessionService {
   /** Sessions of one account by id, aligned with `ids` (null where absent): a DataLoader batch function. */
   async sessionsByIds(accountId: string, ids: readonly string[]): Promise<(SessionEntity | null)[]> {
     const validIds = ids.filter(isId);
-    const rows = validIds.length
-      ? await this.dataSource.manager.findBy(SessionEntity, { id: In(validIds), accountId })
-      : [];
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((id) => byId.get(id) ?? null);
+    const rows = validIds.length ? await this.dataSource.manager.findBy(SessionEntity, { id: In(validIds), accountId }) : [];
+    return alignOne(ids, rows, (session) => session.id);
   }
 
   /** The viewer's sessions, newest first, keyset-paginated on (createdAt, id). */

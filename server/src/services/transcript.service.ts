@@ -7,8 +7,11 @@ import { SessionStatus } from '../domain/sessions';
 import { EventKind, validateUserMessage } from '../domain/transcript';
 import { EventEntity } from '../db/entities/event.entity';
 import { SessionEntity } from '../db/entities/session.entity';
+import { RunEntity } from '../db/entities/run.entity';
+import { currentContinuation } from '../db/repositories/lineage.repository';
 import { appendEvents, lockSession } from '../db/repositories/transcript.repository';
 import { ChangeNotifier } from './notifications';
+import { alignOne } from './batch';
 import { Viewer } from './viewer';
 
 /** The most events one `eventRange` call returns; longer ranges are read page by page. */
@@ -23,7 +26,19 @@ export interface PostMessageInput {
 
 export interface PostedMessage {
   event: EventEntity;
+  /** The session that received the message: a new continuation branch when `branch` was used. */
   session: SessionEntity;
+  /** The run started for the message, if any. */
+  run: RunEntity | null;
+}
+
+/** Starts a branch from a continued session; the continuation service does. */
+export interface BranchStarter {
+  branchWithMessage(
+    viewer: Viewer,
+    predecessor: SessionEntity,
+    message: { text: string; clientMessageId: string | null },
+  ): Promise<Outcome<{ successor: SessionEntity; run: RunEntity; message: EventEntity }>>;
 }
 
 export interface EventPage {
@@ -35,18 +50,21 @@ export class TranscriptService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly notifier: ChangeNotifier,
+    private readonly branches: BranchStarter,
   ) {}
 
   /**
    * Appends a USER_MESSAGE. Replaying a `clientMessageId` returns the event stored the first time
-   * and appends nothing. Fails with INVALID_INPUT (empty or oversized text, bad key) or NOT_FOUND.
+   * and appends nothing. A continued session takes no message: SESSION_CONTINUED, unless `branch`
+   * asks for a new continuation to receive it. Fails with INVALID_INPUT or NOT_FOUND.
    */
   async postMessage(viewer: Viewer, input: PostMessageInput): Promise<Outcome<PostedMessage>> {
     const details = validateUserMessage(input, ['input']);
     if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
     if (!isId(input.sessionId)) return sessionNotFound();
 
-    const outcome = await this.dataSource.transaction(async (manager): Promise<Outcome<PostedMessage & { replayed: boolean }>> => {
+    type Appended = PostedMessage & { replayed: boolean };
+    const outcome = await this.dataSource.transaction(async (manager): Promise<Outcome<Appended> | SessionEntity> => {
       const session = await lockSession(manager, viewer.accountId, input.sessionId);
       if (!session) return sessionNotFound();
       if (input.clientMessageId != null) {
@@ -54,8 +72,10 @@ export class TranscriptService {
           sessionId: session.id,
           clientMessageId: input.clientMessageId,
         });
-        if (earlier) return succeed({ event: earlier, session, replayed: true });
+        if (earlier) return succeed({ event: earlier, session, run: null, replayed: true });
       }
+      // A continued session is read-only; branching happens outside this transaction.
+      if (session.status === SessionStatus.CONTINUED) return session;
       if (session.status !== SessionStatus.ACTIVE) {
         return fail(ErrorCode.INVALID_INPUT, `Session is ${session.status.toLowerCase()} and takes no new messages.`, [
           { path: ['input', 'sessionId'], message: `Session is ${session.status}.` },
@@ -64,11 +84,35 @@ export class TranscriptService {
       const [event] = await appendEvents(manager, session, [
         { kind: EventKind.USER_MESSAGE, text: input.text, clientMessageId: input.clientMessageId },
       ]);
-      return succeed({ event, session, replayed: false });
+      return succeed({ event, session, run: null, replayed: false });
     });
+    if (outcome instanceof SessionEntity) return this.writeToContinued(viewer, outcome, input);
     if (!outcome.ok) return outcome;
     if (!outcome.value.replayed) this.notifier.eventsAppended([outcome.value.event]);
-    return succeed({ event: outcome.value.event, session: outcome.value.session });
+    const { event, session, run } = outcome.value;
+    return succeed({ event, session, run });
+  }
+
+  /** SESSION_CONTINUED, naming where the conversation went; with `branch`, a new continuation takes the message. */
+  private async writeToContinued(viewer: Viewer, session: SessionEntity, input: PostMessageInput): Promise<Outcome<PostedMessage>> {
+    if (!input.branch) {
+      const current = await currentContinuation(this.dataSource.manager, viewer.accountId, session.id);
+      return {
+        ok: false,
+        error: {
+          code: ErrorCode.SESSION_CONTINUED,
+          message: 'This session was continued: open its current continuation, or post with branch: true to start a new branch.',
+          details: [{ path: ['input', 'sessionId'], message: 'The session is CONTINUED and read-only.' }],
+          currentContinuationId: current?.id,
+        },
+      };
+    }
+    const branched = await this.branches.branchWithMessage(viewer, session, {
+      text: input.text,
+      clientMessageId: input.clientMessageId ?? null,
+    });
+    if (!branched.ok) return branched;
+    return succeed({ event: branched.value.message, session: branched.value.successor, run: branched.value.run });
   }
 
   /** One page of a session's transcript, oldest first. Fails with INVALID_INPUT for bad page arguments. */
@@ -136,11 +180,8 @@ export class TranscriptService {
   /** Events of one account by id, aligned with `ids` (null where absent): a DataLoader batch function. */
   async eventsByIds(accountId: string, ids: readonly string[]): Promise<(EventEntity | null)[]> {
     const validIds = ids.filter(isId);
-    const rows = validIds.length
-      ? await this.dataSource.manager.findBy(EventEntity, { id: In(validIds), accountId })
-      : [];
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((id) => byId.get(id) ?? null);
+    const rows = validIds.length ? await this.dataSource.manager.findBy(EventEntity, { id: In(validIds), accountId }) : [];
+    return alignOne(ids, rows, (event) => event.id);
   }
 
   /**

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RunningApp, startApp } from '../../src/app';
 import { AppConfig } from '../../src/config';
+import { DEFAULT_CONTINUATION_POLICY } from '../../src/services/continuations.service';
 import { testServerDatabase } from '../setup/test-database';
 import { GraphQLTestClient } from './graphql-client';
 
@@ -26,6 +27,7 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
     development: false,
     clientDist: path.join(tmpdir(), 'no-client-build'),
     poolSize: 5,
+    continuationPolicy: DEFAULT_CONTINUATION_POLICY,
     ...overrides,
   };
   const app = await startApp(config);

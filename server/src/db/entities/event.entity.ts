@@ -31,6 +31,10 @@ export class EventEntity {
   @Column({ name: 'token_count', type: 'integer' })
   tokenCount: number;
 
+  /** The session's token count up to and including this event: any range's tokens in O(1). */
+  @Column({ name: 'token_total', type: 'integer' })
+  tokenTotal: number;
+
   @Column({ type: 'text' })
   hash: string;
 

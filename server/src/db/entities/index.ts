@@ -1,7 +1,18 @@
 import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
+import { ContinuationEdgeEntity } from './continuation-edge.entity';
 import { EventEntity } from './event.entity';
+import { ProjectionManifestEntity } from './projection-manifest.entity';
+import { RunEntity } from './run.entity';
 import { SessionEntity } from './session.entity';
 
-export { AccountEntity, ApiKeyEntity, EventEntity, SessionEntity };
-export const entities = [AccountEntity, ApiKeyEntity, SessionEntity, EventEntity];
+export { AccountEntity, ApiKeyEntity, ContinuationEdgeEntity, EventEntity, ProjectionManifestEntity, RunEntity, SessionEntity };
+export const entities = [
+  AccountEntity,
+  ApiKeyEntity,
+  SessionEntity,
+  EventEntity,
+  ContinuationEdgeEntity,
+  ProjectionManifestEntity,
+  RunEntity,
+];

@@ -31,6 +31,18 @@ export class SessionEntity {
   @Column({ name: 'token_count', type: 'integer', default: 0 })
   tokenCount: number;
 
+  /** First session of the lineage: the logical execution this session belongs to (itself for a root). */
+  @Column({ name: 'origin_id', type: 'uuid' })
+  originId: string;
+
+  /** Continuation edges between the origin and this session. */
+  @Column({ name: 'lineage_depth', type: 'integer', default: 0 })
+  lineageDepth: number;
+
+  /** Continuations in a row, up to this session, with no new user message between them. */
+  @Column({ name: 'continuation_streak', type: 'integer', default: 0 })
+  continuationStreak: number;
+
   /** Hash of the newest event: the next event chains from it. */
   @Column({ name: 'last_event_hash', type: 'text', default: '' })
   lastEventHash: string;

@@ -45,6 +45,7 @@ export class Foundation1796018400000 implements MigrationInterface {
         data jsonb,
         tool_call_id text,
         token_count integer NOT NULL CHECK (token_count >= 0),
+        token_total integer NOT NULL CHECK (token_total >= token_count),
         hash text NOT NULL,
         replay_of_id uuid REFERENCES events (id),
         client_message_id text,

@@ -1,4 +1,5 @@
 import { Foundation1796018400000 } from './1796018400000-Foundation';
+import { Continuations1796022000000 } from './1796022000000-Continuations';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
-export const migrations = [Foundation1796018400000];
+export const migrations = [Foundation1796018400000, Continuations1796022000000];

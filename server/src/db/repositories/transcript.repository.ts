@@ -59,6 +59,7 @@ export async function appendEvents(
     event.hash = eventHash(previousHash, event);
     previousHash = event.hash;
     tokens += event.tokenCount;
+    event.tokenTotal = tokens;
     events.push(event);
   }
   await manager.insert(EventEntity, events);

@@ -1,9 +1,15 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { eventCursor } from '../../domain/event-window';
+import { RunStatus } from '../../domain/runs';
 import { SessionStatus } from '../../domain/sessions';
+import type { ContinuationEdgeEntity } from '../../db/entities/continuation-edge.entity';
+import type { ProjectionManifestEntity } from '../../db/entities/projection-manifest.entity';
+import type { RunEntity } from '../../db/entities/run.entity';
 import type { SessionEntity } from '../../db/entities/session.entity';
 import type { Context } from '../context';
 import { valueOrThrow } from '../errors';
+import { ContinuationEdge, LineageNode, ResourceRef } from '../continuations/continuation.type';
+import { Run } from '../runs/run.type';
 import { EventConnection } from '../transcript/event.type';
 import { CreateSessionInput } from './session.input';
 import { Session, SessionConnection } from './session.type';
@@ -45,6 +51,79 @@ export class SessionResolver {
   @Mutation(() => Session, { description: 'A new, empty ROOT session.' })
   async createSession(@Arg('input') input: CreateSessionInput, @Ctx() ctx: Context): Promise<SessionEntity> {
     return valueOrThrow(await ctx.services.sessions.createSession(ctx.viewer, input));
+  }
+
+  @FieldResolver(() => ContinuationEdge, {
+    nullable: true,
+    description: 'The edge this session was continued from; null unless kind is CONTINUATION.',
+  })
+  continuedFrom(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<ContinuationEdgeEntity | null> {
+    return ctx.loaders.edgeBySuccessorId.load(session.id);
+  }
+
+  @FieldResolver(() => Session, { nullable: true, description: 'The session this one continues; null unless kind is CONTINUATION.' })
+  async predecessor(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<SessionEntity | null> {
+    const edge = await ctx.loaders.edgeBySuccessorId.load(session.id);
+    return edge ? ctx.loaders.sessionById.load(edge.predecessorId) : null;
+  }
+
+  @FieldResolver(() => [ContinuationEdge], { description: 'Successor edges, newest first. More than one means someone branched.' })
+  continuations(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<ContinuationEdgeEntity[]> {
+    return ctx.loaders.edgesByPredecessorId.load(session.id);
+  }
+
+  @FieldResolver(() => Session, {
+    description: 'The session at the end of the newest continuation chain from here; itself when it has no successor.',
+  })
+  currentContinuation(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<SessionEntity> {
+    return session.status === SessionStatus.CONTINUED
+      ? ctx.services.lineage.currentContinuation(ctx.viewer, session)
+      : Promise.resolve(session);
+  }
+
+  @FieldResolver(() => Session, { description: 'First session of the lineage (walking predecessors back to the start).' })
+  async origin(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<SessionEntity> {
+    return (await ctx.loaders.sessionById.load(session.originId)) ?? session;
+  }
+
+  @FieldResolver(() => [Session], {
+    description: 'Origin first, this session last: one ordered path, resolved in one database round trip.',
+  })
+  lineage(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<SessionEntity[]> {
+    return ctx.services.lineage.lineage(ctx.viewer, session);
+  }
+
+  @FieldResolver(() => [LineageNode], {
+    description: "Every session continued from this one's origin, with depth from the origin: the whole tree, for drawing it.",
+  })
+  async lineageTree(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<LineageNode[]> {
+    const nodes = await ctx.services.lineage.lineageTree(ctx.viewer, session);
+    return nodes.map(({ session: node, edge }) => ({ session: node, edge, depth: node.lineageDepth }));
+  }
+
+  @FieldResolver(() => [Run], { description: "The session's runs, oldest first." })
+  runs(
+    @Root() session: SessionEntity,
+    @Ctx() ctx: Context,
+    @Arg('status', () => RunStatus, { nullable: true }) status?: RunStatus,
+  ): Promise<RunEntity[]> {
+    return ctx.services.lineage.runs(session, status);
+  }
+
+  @FieldResolver(() => [String], { description: 'Tools pinned for this session, carried by its continuation.' })
+  async pinnedTools(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<string[]> {
+    return (await this.manifestInto(session, ctx))?.transferredState.pinnedTools ?? [];
+  }
+
+  @FieldResolver(() => [ResourceRef], { description: 'Resource versions pinned for this session, carried by its continuation.' })
+  async pinnedResources(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<ResourceRef[]> {
+    const refs = (await this.manifestInto(session, ctx))?.transferredState.pinnedResources ?? [];
+    return refs.map((ref) => ({ url: ref.url, version: ref.version ?? '', blockId: ref.blockId }));
+  }
+
+  private async manifestInto(session: SessionEntity, ctx: Context): Promise<ProjectionManifestEntity | null> {
+    const edge = await ctx.loaders.edgeBySuccessorId.load(session.id);
+    return edge ? ctx.loaders.manifestByEdgeId.load(edge.id) : null;
   }
 
   @FieldResolver(() => EventConnection, {

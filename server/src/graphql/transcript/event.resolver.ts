@@ -3,7 +3,7 @@ import type { SubscribeResolverData } from 'type-graphql';
 import { ErrorCode } from '../../domain/errors';
 import type { EventEntity } from '../../db/entities/event.entity';
 import type { SessionEntity } from '../../db/entities/session.entity';
-import type { Context } from '../context';
+import { Context, freshLoaders } from '../context';
 import { failureError, toPayload, valueOrThrow } from '../errors';
 import { revivePublishedEvent } from '../pubsub';
 import { Session } from '../sessions/session.type';
@@ -69,7 +69,7 @@ export class EventResolver {
   })
   async postMessage(@Arg('input') input: PostMessageInput, @Ctx() ctx: Context): Promise<typeof PostMessageResult> {
     const outcome = await ctx.services.transcript.postMessage(ctx.viewer, input);
-    return toPayload(outcome, ({ event, session }) => PostMessageSuccess.of(event, session));
+    return toPayload(outcome, ({ event, session, run }) => PostMessageSuccess.of(event, session, run));
   }
 
   @Subscription(() => Event, {
@@ -79,10 +79,12 @@ export class EventResolver {
   })
   sessionEvents(
     @Root() event: EventEntity,
+    @Ctx() ctx: Context,
     @Arg('sessionId', () => ID) _sessionId: string,
     @Arg('afterSeq', () => Int, { nullable: true, description: 'Replay events with a greater seq first (0: the whole transcript).' })
     _afterSeq?: number,
   ): EventEntity {
+    freshLoaders(ctx);
     return event;
   }
 

@@ -1,7 +1,9 @@
 import { Field, ObjectType, createUnionType } from 'type-graphql';
 import type { EventEntity } from '../../db/entities/event.entity';
+import type { RunEntity } from '../../db/entities/run.entity';
 import type { SessionEntity } from '../../db/entities/session.entity';
 import { OperationError } from '../common/operation-error.type';
+import { Run } from '../runs/run.type';
 import { Session } from '../sessions/session.type';
 import { Event } from './event.type';
 
@@ -15,8 +17,14 @@ export class PostMessageSuccess {
   })
   session: SessionEntity;
 
-  static of(event: EventEntity, session: SessionEntity): PostMessageSuccess {
-    return Object.assign(new PostMessageSuccess(), { event, session });
+  @Field(() => Run, {
+    nullable: true,
+    description: "The run started for the message: with branch, the new continuation's initial run.",
+  })
+  run: RunEntity | null;
+
+  static of(event: EventEntity, session: SessionEntity, run: RunEntity | null): PostMessageSuccess {
+    return Object.assign(new PostMessageSuccess(), { event, session, run });
   }
 }
 

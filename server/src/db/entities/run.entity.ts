@@ -1,0 +1,37 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { RunKind, RunStatus } from '../../domain/runs';
+
+/** One unit of agent work: a turn answering a user message, or delegated work in a child session. */
+@Entity({ name: 'runs' })
+export class RunEntity {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId: string;
+
+  /** The session the run reports to; a transferred delegated run moves to the successor. */
+  @Column({ name: 'session_id', type: 'uuid' })
+  sessionId: string;
+
+  @Column({ type: 'text' })
+  kind: RunKind;
+
+  @Column({ type: 'text' })
+  status: RunStatus;
+
+  @Column({ name: 'child_session_id', type: 'uuid', nullable: true })
+  childSessionId: string | null;
+
+  @Column({ name: 'tool_call_id', type: 'text', nullable: true })
+  toolCallId: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  error: string | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,380 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json';
+import { Handoff, SourceInput, SourceKind, TransferredState } from './continuations';
+import { ErrorCode, Outcome, fail, succeed } from './errors';
+import { countTokens, TOKENIZER } from './tokens';
+
+/** Names the rules below; stored in every manifest so that old manifests stay explainable. */
+export const COMPILER_VERSION = 'projection-compiler/1';
+export const MODEL_VERSION = TOKENIZER;
+export const DEFAULT_TOKEN_BUDGET = 8_000;
+/** How far back the recent exchange looks, in events before the initiating message. */
+export const RECENT_EXCHANGE_EVENTS = 8;
+
+export const ContextSectionKind = {
+  SYSTEM: 'SYSTEM',
+  IDENTITY: 'IDENTITY',
+  STATE: 'STATE',
+  LINEAGE: 'LINEAGE',
+  INITIATING_MESSAGE: 'INITIATING_MESSAGE',
+  HANDOFF: 'HANDOFF',
+  PINNED_SOURCE: 'PINNED_SOURCE',
+  RECENT_EXCHANGE: 'RECENT_EXCHANGE',
+  EXCERPT: 'EXCERPT',
+  OMITTED_HANDLES: 'OMITTED_HANDLES',
+} as const;
+export type ContextSectionKind = (typeof ContextSectionKind)[keyof typeof ContextSectionKind];
+
+export const ManifestItemStatus = { INCLUDED: 'INCLUDED', OMITTED: 'OMITTED', UNAVAILABLE: 'UNAVAILABLE' } as const;
+export type ManifestItemStatus = (typeof ManifestItemStatus)[keyof typeof ManifestItemStatus];
+
+export interface ManifestItem {
+  kind: SourceKind;
+  status: ManifestItemStatus;
+  relevance: string;
+  sessionId: string | null;
+  fromEventId: string | null;
+  toEventId: string | null;
+  eventId: string | null;
+  url: string | null;
+  version: string | null;
+  blockId: string | null;
+  path: string | null;
+  cid: string | null;
+  /** Tokens of the whole source, whether it was loaded or not. */
+  tokenCount: number;
+  /** Content hash of exactly what was selected. */
+  hash: string | null;
+}
+
+export interface CompiledSection {
+  kind: ContextSectionKind;
+  text: string;
+  tokenCount: number;
+}
+
+/** An event as the compiler sees it; `tokenTotal` is the session's running token count through it. */
+export interface ProjectedEvent {
+  id: string;
+  sessionId: string;
+  seq: number;
+  kind: string;
+  text: string | null;
+  data: unknown;
+  tokenCount: number;
+  tokenTotal: number;
+  hash: string;
+}
+
+/** Where the compiler reads exact sources. Implementations read only what they are asked for. */
+export interface ProjectionSourceReader {
+  /** Events of one session with fromSeq <= seq <= toSeq, oldest first. */
+  eventsInRange(sessionId: string, fromSeq: number, toSeq: number): Promise<ProjectedEvent[]>;
+}
+
+/** A cited event source whose boundary events were found. */
+export interface ResolvedEventSource {
+  input: SourceInput;
+  first: ProjectedEvent;
+  last: ProjectedEvent;
+}
+
+export interface ProjectionRequest {
+  tokenBudget: number;
+  identity: { accountId: string; accountName: string; grants: string[]; tools: string[] };
+  transferred: TransferredState;
+  lineageBlock: string;
+  manifestId: string;
+  /** The message the successor answers, rendered exactly with its event id. */
+  initiatingEvent: ProjectedEvent;
+  /** The recent exchange is read from this session, before this seq. */
+  recentBefore: { sessionId: string; seq: number };
+  handoff: Handoff;
+  sources: ResolvedEventSource[];
+}
+
+export interface Projection {
+  sections: CompiledSection[];
+  items: ManifestItem[];
+  /** Tokens of the compiled context: the sections joined by blank lines. */
+  tokenCost: number;
+}
+
+const SECTION_SEPARATOR = '\n\n';
+
+const SYSTEM_TEXT = [
+  'You are continuing work that began in an earlier session. That session is complete and unchanged;',
+  'this context is a projection of it, not its history. The lineage block is written by the runtime and',
+  'is authoritative; the handoff was written by the agent and is orientation, not a record. When the',
+  'handoff and an exact source disagree, the source wins. Sources listed as omitted were left out only for',
+  'the token budget: recall them exactly (read_events, read_manifest, walk_lineage) instead of guessing.',
+  'Answer the initiating message here.',
+].join(' ');
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** Tokens of the events from `first` through `last` of one session, from stored running totals. */
+export function rangeTokens(first: ProjectedEvent, last: ProjectedEvent): number {
+  return last.tokenTotal - first.tokenTotal + first.tokenCount;
+}
+
+/**
+ * The content hash of an event range: the chain hashes of its first and last events pin exactly
+ * which events it holds, since each event's hash covers every event before it.
+ */
+export function rangeHash(first: ProjectedEvent, last: ProjectedEvent): string {
+  return first.id === last.id ? last.hash : sha256(canonicalJson([first.hash, last.hash]));
+}
+
+function renderEvent(event: ProjectedEvent): string {
+  const payload = event.data == null ? '' : ` ${canonicalJson(event.data)}`;
+  return `[event ${event.id} seq ${event.seq} ${event.kind}]${event.text == null ? '' : ` ${event.text}`}${payload}`;
+}
+
+function renderRange(tag: string, events: ProjectedEvent[], relevance: string): string {
+  const first = events[0];
+  const last = events[events.length - 1];
+  return [
+    `<${tag} session="${first.sessionId}" from="${first.id}" to="${last.id}" relevance="${relevance.replace(/"/g, "'")}">`,
+    ...events.map(renderEvent),
+    `</${tag}>`,
+  ].join('\n');
+}
+
+function renderIdentity(identity: ProjectionRequest['identity']): string {
+  return [
+    `account: ${identity.accountName} (${identity.accountId})`,
+    `grants: ${identity.grants.join('; ')}`,
+    `tools: ${identity.tools.join(', ')}`,
+  ].join('\n');
+}
+
+function renderState(state: TransferredState): string {
+  const pins = state.pinnedResources.map((ref) => `${ref.url}@${ref.version ?? 'latest'}${ref.blockId ? `#${ref.blockId}` : ''}`);
+  return [
+    `plan: ${state.plan}${state.planRevision == null ? '' : ` (revision ${state.planRevision})`}`,
+    `pending runs: ${state.pendingRunIds.length ? state.pendingRunIds.join(', ') : 'none'}`,
+    `pinned tools: ${state.pinnedTools.length ? state.pinnedTools.join(', ') : 'none'}`,
+    `pinned resources: ${pins.length ? pins.join(', ') : 'none'}`,
+  ].join('\n');
+}
+
+/** The handoff as the successor reads it. */
+export function renderHandoff(handoff: Handoff): string {
+  const list = (title: string, items: string[]) => (items.length ? [`${title}:`, ...items.map((item) => `- ${item}`)] : []);
+  return [
+    `Purpose: ${handoff.purpose}`,
+    `Current request: ${handoff.currentRequest}`,
+    ...list('Established facts', handoff.establishedFacts),
+    ...list('Decisions', handoff.decisions),
+    ...list('Open questions', handoff.openQuestions),
+    ...list('Next actions', handoff.nextActions),
+    ...list('Cautions', handoff.cautions),
+  ].join('\n');
+}
+
+function eventItem(
+  kind: SourceKind,
+  relevance: string,
+  first: ProjectedEvent,
+  last: ProjectedEvent,
+  status: ManifestItemStatus,
+): ManifestItem {
+  const single = kind === SourceKind.SESSION_EVENT;
+  return {
+    kind,
+    status,
+    relevance,
+    sessionId: first.sessionId,
+    fromEventId: single ? null : first.id,
+    toEventId: single ? null : last.id,
+    eventId: single ? first.id : null,
+    url: null,
+    version: null,
+    blockId: null,
+    path: null,
+    cid: null,
+    tokenCount: rangeTokens(first, last),
+    hash: rangeHash(first, last),
+  };
+}
+
+function handleLine(item: ManifestItem): string {
+  const where =
+    item.kind === SourceKind.SESSION_EVENT
+      ? `session ${item.sessionId} event ${item.eventId}`
+      : `session ${item.sessionId} events ${item.fromEventId}..${item.toEventId}`;
+  return `- ${where}, ${item.tokenCount} tokens (read_events): ${item.relevance}`;
+}
+
+/** One optional piece of context, in priority order; `load` reads and renders it when it may fit. */
+interface Candidate {
+  section: ContextSectionKind;
+  item: ManifestItem | null;
+  /** A lower bound of its rendered tokens, known without reading it. */
+  minimumTokens: number;
+  handle: string;
+  load(): Promise<string>;
+}
+
+/**
+ * Compiles the successor's initial context within `tokenBudget`, in the specification's order:
+ * control, identity, state, lineage and the initiating message (never dropped), then the handoff,
+ * the recent exchange and the cited excerpts while they fit, then one handle per source left out.
+ * Reads only what it may load, so its cost follows the budget, not the history.
+ * Fails with INVALID_INPUT when the never-dropped sections alone exceed the budget.
+ */
+export async function compileProjection(
+  request: ProjectionRequest,
+  reader: ProjectionSourceReader,
+): Promise<Outcome<Projection>> {
+  const initiating = request.initiatingEvent;
+  const fixed: CompiledSection[] = [
+    { kind: ContextSectionKind.SYSTEM, text: SYSTEM_TEXT, tokenCount: 0 },
+    { kind: ContextSectionKind.IDENTITY, text: renderIdentity(request.identity), tokenCount: 0 },
+    { kind: ContextSectionKind.STATE, text: renderState(request.transferred), tokenCount: 0 },
+    { kind: ContextSectionKind.LINEAGE, text: request.lineageBlock, tokenCount: 0 },
+    { kind: ContextSectionKind.INITIATING_MESSAGE, text: renderEvent(initiating), tokenCount: 0 },
+  ].map((section) => ({ ...section, tokenCount: countTokens(section.text) }));
+  const separatorTokens = countTokens(SECTION_SEPARATOR);
+  const summaryHandle = `- more omitted sources: read_manifest ${request.manifestId}`;
+
+  const candidates = await collectCandidates(request, reader);
+  const fixedTokens = fixed.reduce((sum, section) => sum + section.tokenCount + separatorTokens, 0);
+  const minimum = fixedTokens + (candidates.length ? countTokens(summaryHandle) + separatorTokens : 0);
+  if (minimum > request.tokenBudget) {
+    return fail(
+      ErrorCode.INVALID_INPUT,
+      `tokenBudget ${request.tokenBudget} is below the ${minimum} tokens this continuation needs at least (control, identity, state, lineage and the initiating message).`,
+      [{ path: ['input', 'tokenBudget'], message: `Must be at least ${minimum}.` }],
+    );
+  }
+
+  const included = new Map<Candidate, string>();
+  const assemble = () => assembleContext(fixed, candidates, included, summaryHandle, request.tokenBudget - fixedTokens);
+  let remaining = request.tokenBudget - minimum;
+  const handleTokens = candidates.map((candidate) => countTokens(candidate.handle) + 1);
+  let reserved = handleTokens.reduce((sum, tokens) => sum + tokens, 0);
+  for (const [index, candidate] of candidates.entries()) {
+    const available = remaining - Math.max(0, reserved - handleTokens[index]);
+    if (candidate.minimumTokens <= available) {
+      const text = await candidate.load();
+      const cost = countTokens(text) + 1;
+      if (cost <= available) {
+        included.set(candidate, text);
+        remaining -= cost;
+      }
+    }
+    reserved -= handleTokens[index];
+  }
+
+  // Joining texts can merge tokens at the seams; verify the real count and shed from the end.
+  let sections = assemble();
+  let tokenCost = countTokens(sections.map((section) => section.text).join(SECTION_SEPARATOR));
+  while (tokenCost > request.tokenBudget && included.size > 0) {
+    included.delete([...included.keys()].pop() as Candidate);
+    sections = assemble();
+    tokenCost = countTokens(sections.map((section) => section.text).join(SECTION_SEPARATOR));
+  }
+
+  const items: ManifestItem[] = [
+    eventItem(SourceKind.SESSION_EVENT, 'the initiating user message', initiating, initiating, ManifestItemStatus.INCLUDED),
+    ...candidates
+      .filter((candidate) => candidate.item !== null)
+      .map((candidate) => ({
+        ...(candidate.item as ManifestItem),
+        status: included.has(candidate) ? ManifestItemStatus.INCLUDED : ManifestItemStatus.OMITTED,
+      })),
+  ];
+  return succeed({ sections, items, tokenCost });
+}
+
+async function collectCandidates(request: ProjectionRequest, reader: ProjectionSourceReader): Promise<Candidate[]> {
+  const handoffText = renderHandoff(request.handoff);
+  const candidates: Candidate[] = [
+    {
+      section: ContextSectionKind.HANDOFF,
+      item: null,
+      minimumTokens: 0,
+      handle: `- the handoff: read_manifest ${request.manifestId}`,
+      load: async () => handoffText,
+    },
+  ];
+
+  const { sessionId, seq } = request.recentBefore;
+  if (seq > 1) {
+    const recent = await reader.eventsInRange(sessionId, Math.max(1, seq - RECENT_EXCHANGE_EVENTS), seq - 1);
+    if (recent.length > 0) {
+      const item = eventItem(
+        SourceKind.SESSION_EVENTS,
+        'recent exchange before the initiating message',
+        recent[0],
+        recent[recent.length - 1],
+        ManifestItemStatus.OMITTED,
+      );
+      candidates.push({
+        section: ContextSectionKind.RECENT_EXCHANGE,
+        item,
+        minimumTokens: item.tokenCount,
+        handle: handleLine(item),
+        load: async () => renderRange('recent_exchange', recent, item.relevance),
+      });
+    }
+  }
+
+  for (const source of request.sources) {
+    const item = eventItem(source.input.kind, source.input.relevance, source.first, source.last, ManifestItemStatus.OMITTED);
+    candidates.push({
+      section: ContextSectionKind.EXCERPT,
+      item,
+      minimumTokens: item.tokenCount,
+      handle: handleLine(item),
+      load: async () =>
+        renderRange(
+          'excerpt',
+          await reader.eventsInRange(source.first.sessionId, source.first.seq, source.last.seq),
+          source.input.relevance,
+        ),
+    });
+  }
+  return candidates;
+}
+
+function assembleContext(
+  fixed: CompiledSection[],
+  candidates: Candidate[],
+  included: Map<Candidate, string>,
+  summaryHandle: string,
+  optionalBudget: number,
+): CompiledSection[] {
+  const texts = new Map<ContextSectionKind, string[]>();
+  const omittedHandles: string[] = [];
+  for (const candidate of candidates) {
+    const text = included.get(candidate);
+    if (text === undefined) omittedHandles.push(candidate.handle);
+    else texts.set(candidate.section, [...(texts.get(candidate.section) ?? []), text]);
+  }
+  const sections = [...fixed];
+  const order = [ContextSectionKind.HANDOFF, ContextSectionKind.PINNED_SOURCE, ContextSectionKind.RECENT_EXCHANGE, ContextSectionKind.EXCERPT];
+  for (const kind of order) {
+    const parts = texts.get(kind);
+    if (parts) sections.push(section(kind, parts.join('\n')));
+  }
+  if (omittedHandles.length) {
+    const used = sections.slice(fixed.length).reduce((sum, s) => sum + s.tokenCount + 1, 0);
+    const handles = section(ContextSectionKind.OMITTED_HANDLES, omittedHandles.join('\n'));
+    sections.push(used + handles.tokenCount <= optionalBudget ? handles : section(ContextSectionKind.OMITTED_HANDLES, summaryHandle));
+  }
+  return sections;
+}
+
+function section(kind: ContextSectionKind, text: string): CompiledSection {
+  return { kind, text, tokenCount: countTokens(text) };
+}
+
+/** sha256 over a manifest's canonical content. */
+export function manifestHash(content: Record<string, unknown>): string {
+  return sha256(canonicalJson(content));
+}

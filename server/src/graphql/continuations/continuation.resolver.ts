@@ -1,0 +1,122 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { SubscribeResolverData } from 'type-graphql';
+import { Actor } from '../../domain/continuations';
+import { ErrorCode } from '../../domain/errors';
+import type { ContinuationEdgeEntity } from '../../db/entities/continuation-edge.entity';
+import type { EventEntity } from '../../db/entities/event.entity';
+import type { ProjectionManifestEntity } from '../../db/entities/projection-manifest.entity';
+import type { SessionEntity } from '../../db/entities/session.entity';
+import { Context, freshLoaders } from '../context';
+import { failureError, toPayload } from '../errors';
+import type { PublishedContinuation } from '../pubsub';
+import { Session } from '../sessions/session.type';
+import { Event } from '../transcript/event.type';
+import { ContinueSessionInput } from './continuation.input';
+import {
+  ContinuationEdge,
+  ContinueSessionResult,
+  ContinueSessionSuccess,
+  Handoff,
+  ProjectedContext,
+  ProjectionManifest,
+  SessionContinuedEvent,
+} from './continuation.type';
+
+async function subscribeToContinuations({
+  args,
+  context,
+}: SubscribeResolverData<unknown, { sessionId?: string | null }, Context>) {
+  if (args.sessionId == null) return context.pubSub.subscribe('ACCOUNT_CONTINUED', context.viewer.accountId);
+  const session = await context.services.sessions.findSession(context.viewer, args.sessionId);
+  if (!session) {
+    throw failureError({
+      code: ErrorCode.NOT_FOUND,
+      message: 'No such session.',
+      details: [{ path: ['sessionId'], message: 'No such session.' }],
+    });
+  }
+  return context.pubSub.subscribe('SESSION_CONTINUED', session.id);
+}
+
+async function required<T>(value: Promise<T | null>, what: string): Promise<T> {
+  const found = await value;
+  if (found === null) throw new Error(`${what} is missing`);
+  return found;
+}
+
+@Resolver(() => ContinuationEdge)
+export class ContinuationResolver {
+  @Mutation(() => ContinueSessionResult, {
+    description:
+      'Continues a session in a fresh successor, atomically and idempotently. Expected failures are an OperationError and write nothing.',
+  })
+  async continueSession(@Arg('input') input: ContinueSessionInput, @Ctx() ctx: Context): Promise<typeof ContinueSessionResult> {
+    const outcome = await ctx.services.continuations.continueSession(ctx.viewer, input, { actor: Actor.AGENT });
+    return toPayload(outcome, (result) => ContinueSessionSuccess.of(result));
+  }
+
+  @Query(() => ContinuationEdge, { nullable: true })
+  continuationEdge(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ContinuationEdgeEntity | null> {
+    return ctx.loaders.edgeById.load(id);
+  }
+
+  @Query(() => ProjectionManifest, { nullable: true })
+  projectionManifest(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ProjectionManifestEntity | null> {
+    return ctx.loaders.manifestById.load(id);
+  }
+
+  @Subscription(() => SessionContinuedEvent, {
+    description:
+      'Fires once per continuation of the given session (its predecessor role), after the continuation committed; without sessionId, for every continuation in the caller\'s account.',
+    subscribe: subscribeToContinuations,
+  })
+  async sessionContinued(
+    @Root() continuation: PublishedContinuation,
+    @Ctx() ctx: Context,
+    @Arg('sessionId', () => ID, { nullable: true }) _sessionId?: string,
+  ): Promise<SessionContinuedEvent> {
+    freshLoaders(ctx);
+    const [edge, predecessor, successor] = await Promise.all([
+      required(ctx.loaders.edgeById.load(continuation.edgeId), 'edge'),
+      required(ctx.loaders.sessionById.load(continuation.predecessorId), 'predecessor'),
+      required(ctx.loaders.sessionById.load(continuation.successorId), 'successor'),
+    ]);
+    return { edge, predecessor, successor };
+  }
+
+  @FieldResolver(() => Session)
+  predecessor(@Root() edge: ContinuationEdgeEntity, @Ctx() ctx: Context): Promise<SessionEntity> {
+    return required(ctx.loaders.sessionById.load(edge.predecessorId), 'predecessor');
+  }
+
+  @FieldResolver(() => Session)
+  successor(@Root() edge: ContinuationEdgeEntity, @Ctx() ctx: Context): Promise<SessionEntity> {
+    return required(ctx.loaders.sessionById.load(edge.successorId), 'successor');
+  }
+
+  @FieldResolver(() => Event, {
+    description:
+      'The user message that caused the continuation: an event of the predecessor, or for a branch started by writing to a continued session, the new message in the successor.',
+  })
+  initiatingEvent(@Root() edge: ContinuationEdgeEntity, @Ctx() ctx: Context): Promise<EventEntity> {
+    return required(ctx.loaders.eventById.load(edge.initiatingEventId), 'initiating event');
+  }
+
+  @FieldResolver(() => Handoff)
+  async handoff(@Root() edge: ContinuationEdgeEntity, @Ctx() ctx: Context): Promise<Handoff> {
+    return (await required(ctx.loaders.manifestByEdgeId.load(edge.id), 'manifest')).handoff;
+  }
+
+  @FieldResolver(() => ProjectionManifest)
+  manifest(@Root() edge: ContinuationEdgeEntity, @Ctx() ctx: Context): Promise<ProjectionManifestEntity> {
+    return required(ctx.loaders.manifestByEdgeId.load(edge.id), 'manifest');
+  }
+}
+
+@Resolver(() => ProjectionManifest)
+export class ProjectionManifestResolver {
+  @FieldResolver(() => ProjectedContext)
+  context(@Root() manifest: ProjectionManifestEntity): ProjectedContext {
+    return { sections: manifest.context, tokenCount: manifest.tokenCost };
+  }
+}

@@ -1,0 +1,596 @@
+import { randomUUID } from 'node:crypto';
+import { Between, DataSource, EntityManager, In, IsNull, MoreThan } from 'typeorm';
+import {
+  Actor,
+  ContinuationReason,
+  ContinueSessionRequest,
+  Handoff,
+  PlanTransfer,
+  SourceKind,
+  TransferredState,
+  describeCarried,
+  lineageBlock,
+  nextContinuationStreak,
+  normalizeHandoff,
+  requestFingerprint,
+  validateContinueSessionRequest,
+} from '../domain/continuations';
+import { ErrorCode, ErrorDetail, OperationFailure, Outcome, fail, succeed } from '../domain/errors';
+import { isId } from '../domain/ids';
+import {
+  COMPILER_VERSION,
+  DEFAULT_TOKEN_BUDGET,
+  MODEL_VERSION,
+  ManifestItemStatus,
+  Projection,
+  ProjectedEvent,
+  ProjectionSourceReader,
+  ResolvedEventSource,
+  compileProjection,
+  manifestHash,
+} from '../domain/projection';
+import { ACTIVE_RUN_STATUSES, RunKind, RunStatus } from '../domain/runs';
+import { SessionKind, SessionStatus } from '../domain/sessions';
+import { EventKind } from '../domain/transcript';
+import { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
+import { EventEntity } from '../db/entities/event.entity';
+import { ProjectionManifestEntity } from '../db/entities/projection-manifest.entity';
+import { RunEntity } from '../db/entities/run.entity';
+import { SessionEntity } from '../db/entities/session.entity';
+import { isUniqueViolation } from '../db/errors';
+import { appendEvents, lockSession } from '../db/repositories/transcript.repository';
+import { ChangeNotifier } from './notifications';
+import { Viewer } from './viewer';
+
+/** Limits against pathological transitions; the README documents them and their variables. */
+export interface ContinuationPolicy {
+  /** Continuations in a row along one lineage with no new user message between them. */
+  streakLimit: number;
+  /** Continuations per account per minute. */
+  perAccountPerMinute: number;
+  defaultTokenBudget: number;
+}
+
+export const DEFAULT_CONTINUATION_POLICY: ContinuationPolicy = {
+  streakLimit: 3,
+  perAccountPerMinute: 600,
+  defaultTokenBudget: DEFAULT_TOKEN_BUDGET,
+};
+
+/** Tools every agent of this server may call; a successor's identity lists them, recomputed each time. */
+export const AGENT_TOOLS = ['continue_session', 'read_events', 'read_manifest', 'read_resource', 'read_memory', 'walk_lineage'];
+
+export interface ContinuationResult {
+  edge: ContinuationEdgeEntity;
+  successor: SessionEntity;
+  run: RunEntity;
+  replayed: boolean;
+}
+
+export interface ContinueOptions {
+  actor: Actor;
+  /** The run that asked for the continuation: it does not count as a turn in progress. */
+  callerRunId?: string;
+}
+
+/** A branch's first message: it lives in the successor, since a continued session takes no writes. */
+interface BranchMessage {
+  text: string;
+  clientMessageId: string | null;
+}
+
+interface Created extends ContinuationResult {
+  predecessorEvents: EventEntity[];
+  successorEvents: EventEntity[];
+}
+
+/** Thrown inside the transaction to roll it back with an expected failure. */
+class Refused extends Error {
+  constructor(readonly failure: OperationFailure) {
+    super(failure.message);
+  }
+}
+
+function refuse(code: ErrorCode, message: string, details: ErrorDetail[] = []): never {
+  throw new Refused({ code, message, details });
+}
+
+function projected(event: EventEntity): ProjectedEvent {
+  return {
+    id: event.id,
+    sessionId: event.sessionId,
+    seq: event.seq,
+    kind: event.kind,
+    text: event.text,
+    data: event.data,
+    tokenCount: event.tokenCount,
+    tokenTotal: event.tokenTotal,
+    hash: event.hash,
+  };
+}
+
+function eventReader(manager: EntityManager): ProjectionSourceReader {
+  return {
+    async eventsInRange(sessionId, fromSeq, toSeq) {
+      const events = await manager.find(EventEntity, {
+        where: { sessionId, seq: Between(fromSeq, toSeq) },
+        order: { seq: 'ASC' },
+      });
+      return events.map(projected);
+    },
+  };
+}
+
+export class ContinuationService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly notifier: ChangeNotifier,
+    private readonly policy: ContinuationPolicy = DEFAULT_CONTINUATION_POLICY,
+  ) {}
+
+  /**
+   * Continues a session in a new successor, atomically: the successor with its banner and the
+   * replayed initiating message, the edge, the manifest, the transferred state, the predecessor
+   * marked CONTINUED with its transition card, and the successor's queued initial run.
+   * Replaying an idempotency key returns the first successor with `replayed: true`.
+   * Fails (writing nothing) with INVALID_INPUT, NOT_FOUND, SOURCE_NOT_FOUND, TURN_IN_PROGRESS,
+   * PENDING_RUNS_NOT_TRANSFERRED, IDEMPOTENCY_KEY_REUSED or RATE_LIMITED.
+   */
+  continueSession(viewer: Viewer, input: ContinueSessionRequest, options: ContinueOptions): Promise<Outcome<ContinuationResult>> {
+    return this.run(viewer, input, options, null);
+  }
+
+  /**
+   * Writing to a continued session with `branch`: a new continuation of it, by the user, whose
+   * runtime-written handoff cites the predecessor's whole transcript, receives the message.
+   */
+  async branchWithMessage(
+    viewer: Viewer,
+    predecessor: SessionEntity,
+    message: BranchMessage,
+  ): Promise<Outcome<ContinuationResult & { message: EventEntity }>> {
+    const [first, last] = await Promise.all([
+      this.dataSource.manager.findOneByOrFail(EventEntity, { sessionId: predecessor.id, seq: 1 }),
+      this.dataSource.manager.findOneByOrFail(EventEntity, { sessionId: predecessor.id, seq: predecessor.eventCount }),
+    ]);
+    const request: ContinueSessionRequest = {
+      sessionId: predecessor.id,
+      idempotencyKey: `branch:${predecessor.id}:${message.clientMessageId ?? randomUUID()}`,
+      reason: ContinuationReason.USER_REQUEST,
+      title: predecessor.title,
+      description: predecessor.description,
+      handoff: {
+        purpose: `A new branch of "${predecessor.title}", started by the user writing there after it was continued.`,
+        currentRequest: message.text,
+        cautions: ['The predecessor has other continuations; this branch goes its own way from the end of its transcript.'],
+      },
+      sources: [
+        {
+          kind: SourceKind.SESSION_EVENTS,
+          relevance: 'the whole transcript of the session this branch continues',
+          sessionId: predecessor.id,
+          fromEventId: first.id,
+          toEventId: last.id,
+        },
+      ],
+    };
+    const outcome = await this.run(viewer, request, { actor: Actor.USER }, message);
+    if (!outcome.ok) return outcome;
+    const event = await this.dataSource.manager.findOneByOrFail(EventEntity, {
+      sessionId: outcome.value.successor.id,
+      kind: EventKind.USER_MESSAGE,
+      seq: 2,
+    });
+    return succeed({ ...outcome.value, message: event });
+  }
+
+  private async run(
+    viewer: Viewer,
+    input: ContinueSessionRequest,
+    options: ContinueOptions,
+    branchMessage: BranchMessage | null,
+  ): Promise<Outcome<ContinuationResult>> {
+    const details = validateContinueSessionRequest(input);
+    if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
+    if (!isId(input.sessionId)) return notFound();
+    const fingerprint = requestFingerprint(input, options.actor);
+    const earlier = await this.replay(this.dataSource.manager, viewer, input.idempotencyKey, fingerprint);
+    if (earlier) return earlier;
+
+    let created: Created | Outcome<ContinuationResult>;
+    try {
+      created = await this.dataSource.transaction((manager) =>
+        this.create(manager, viewer, input, options, fingerprint, branchMessage),
+      );
+    } catch (error) {
+      if (error instanceof Refused) return { ok: false, error: error.failure };
+      if (!isUniqueViolation(error, 'continuation_edges_idempotency')) throw error;
+      // Another call with the same key committed first: answer as its replay.
+      const winner = await this.replay(this.dataSource.manager, viewer, input.idempotencyKey, fingerprint);
+      if (!winner) throw error;
+      return winner;
+    }
+    if ('ok' in created) return created;
+    this.notifier.eventsAppended([...created.predecessorEvents, ...created.successorEvents]);
+    this.notifier.sessionContinued(created.edge);
+    return succeed({ edge: created.edge, successor: created.successor, run: created.run, replayed: false });
+  }
+
+  /** The result of an earlier call with this key, or IDEMPOTENCY_KEY_REUSED for a different request. */
+  private async replay(
+    manager: EntityManager,
+    viewer: Viewer,
+    idempotencyKey: string,
+    fingerprint: string,
+  ): Promise<Outcome<ContinuationResult> | null> {
+    const edge = await manager.findOneBy(ContinuationEdgeEntity, { accountId: viewer.accountId, idempotencyKey });
+    if (!edge) return null;
+    if (edge.requestFingerprint !== fingerprint) {
+      return fail(ErrorCode.IDEMPOTENCY_KEY_REUSED, 'This idempotency key was already used for a different request.', [
+        { path: ['input', 'idempotencyKey'], message: `Already used by continuation ${edge.id}.` },
+      ]);
+    }
+    const [successor, run] = await Promise.all([
+      manager.findOneByOrFail(SessionEntity, { id: edge.successorId }),
+      manager.findOneOrFail(RunEntity, { where: { sessionId: edge.successorId, kind: RunKind.TURN }, order: { createdAt: 'ASC' } }),
+    ]);
+    return succeed({ edge, successor, run, replayed: true });
+  }
+
+  private async create(
+    manager: EntityManager,
+    viewer: Viewer,
+    input: ContinueSessionRequest,
+    options: ContinueOptions,
+    fingerprint: string,
+    branchMessage: BranchMessage | null,
+  ): Promise<Created | Outcome<ContinuationResult>> {
+    const predecessor = await lockSession(manager, viewer.accountId, input.sessionId);
+    if (!predecessor) return refuse(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['input', 'sessionId'], message: 'No such session.' }]);
+    // A call with the same key may have committed while this one waited for the lock.
+    const earlier = await this.replay(manager, viewer, input.idempotencyKey, fingerprint);
+    if (earlier) return earlier;
+
+    const initiating = branchMessage ? null : await this.initiatingEvent(manager, predecessor, input.initiatingEventId);
+    await this.assertTurnBoundary(manager, predecessor, options.callerRunId);
+    const pendingRunIds = await this.transferablePendingRuns(manager, predecessor, input.transfer?.pendingRuns ?? []);
+    const sources = await this.resolveSources(manager, viewer, input);
+    const transferred = this.transferredState(input, pendingRunIds);
+    const streak = await this.checkRateLimits(manager, viewer, predecessor);
+
+    const now = new Date();
+    const edgeId = randomUUID();
+    const manifestId = randomUUID();
+    const handoff = normalizeHandoff(input.handoff);
+    const successor = manager.create(SessionEntity, {
+      id: randomUUID(),
+      accountId: viewer.accountId,
+      kind: SessionKind.CONTINUATION,
+      status: SessionStatus.ACTIVE,
+      title: input.title.trim(),
+      description: input.description ?? null,
+      createdAt: now,
+      originId: predecessor.originId,
+      lineageDepth: predecessor.lineageDepth + 1,
+      continuationStreak: streak,
+    });
+    await manager.insert(SessionEntity, successor);
+    const successorEvents = await appendEvents(manager, successor, [
+      {
+        kind: EventKind.CONTINUATION,
+        text: `Continued from "${predecessor.title}"`,
+        data: { role: 'banner', edgeId, manifestId, predecessorId: predecessor.id, predecessorTitle: predecessor.title, reason: input.reason, actor: options.actor },
+      },
+      branchMessage
+        ? { kind: EventKind.USER_MESSAGE, text: branchMessage.text, clientMessageId: branchMessage.clientMessageId }
+        : { kind: EventKind.USER_MESSAGE, text: initiating!.text, replayOfId: initiating!.id },
+    ]);
+    const initiatingEvent = initiating ?? successorEvents[1];
+
+    const block = lineageBlock({
+      originId: predecessor.originId,
+      predecessorId: predecessor.id,
+      edgeId,
+      initiatingEventId: initiatingEvent.id,
+      manifestId,
+    });
+    const projection = await compileProjection(
+      {
+        tokenBudget: input.tokenBudget ?? this.policy.defaultTokenBudget,
+        identity: {
+          accountId: viewer.accountId,
+          accountName: viewer.name,
+          grants: ['read and write every session, event, resource and memory entry of this account'],
+          tools: AGENT_TOOLS,
+        },
+        transferred,
+        lineageBlock: block,
+        manifestId,
+        initiatingEvent: projected(initiatingEvent),
+        recentBefore: { sessionId: predecessor.id, seq: initiating ? initiating.seq : predecessor.eventCount + 1 },
+        handoff,
+        sources,
+      },
+      eventReader(manager),
+    );
+    if (!projection.ok) return refuse(projection.error.code, projection.error.message, projection.error.details);
+
+    const edge = manager.create(ContinuationEdgeEntity, {
+      id: edgeId,
+      accountId: viewer.accountId,
+      predecessorId: predecessor.id,
+      predecessorDepth: predecessor.lineageDepth,
+      successorId: successor.id,
+      successorDepth: successor.lineageDepth,
+      reason: input.reason,
+      actor: options.actor,
+      initiatingEventId: initiatingEvent.id,
+      idempotencyKey: input.idempotencyKey,
+      requestFingerprint: fingerprint,
+      createdAt: now,
+    });
+    await manager.insert(ContinuationEdgeEntity, edge);
+    await manager.insert(
+      ProjectionManifestEntity,
+      this.manifest(manifestId, edge, predecessor, successor, handoff, input, transferred, block, projection.value, now),
+    );
+
+    if (predecessor.status === SessionStatus.ACTIVE) {
+      await manager.update(SessionEntity, { id: predecessor.id }, { status: SessionStatus.CONTINUED });
+      predecessor.status = SessionStatus.CONTINUED;
+    }
+    const included = projection.value.items.filter((item) => item.status === ManifestItemStatus.INCLUDED).length - 1;
+    const omitted = projection.value.items.filter((item) => item.status === ManifestItemStatus.OMITTED).length;
+    const predecessorEvents = await appendEvents(manager, predecessor, [
+      {
+        kind: EventKind.CONTINUATION,
+        text: `Continued in "${successor.title}"`,
+        data: {
+          role: 'transition_card',
+          edgeId,
+          manifestId,
+          successorId: successor.id,
+          successorTitle: successor.title,
+          reason: input.reason,
+          actor: options.actor,
+          carried: describeCarried(handoff, included, transferred),
+          includedSources: included,
+          omittedSources: omitted,
+        },
+      },
+    ]);
+
+    const run = manager.create(RunEntity, {
+      id: randomUUID(),
+      accountId: viewer.accountId,
+      sessionId: successor.id,
+      kind: RunKind.TURN,
+      status: RunStatus.QUEUED,
+      childSessionId: null,
+      toolCallId: null,
+      error: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await manager.insert(RunEntity, run);
+    if (pendingRunIds.length > 0) {
+      await manager.update(RunEntity, { id: In(pendingRunIds) }, { sessionId: successor.id, updatedAt: now });
+    }
+    return { edge, successor, run, replayed: false, predecessorEvents, successorEvents };
+  }
+
+  private manifest(
+    id: string,
+    edge: ContinuationEdgeEntity,
+    predecessor: SessionEntity,
+    successor: SessionEntity,
+    handoff: Handoff,
+    input: ContinueSessionRequest,
+    transferred: TransferredState,
+    block: string,
+    projection: Projection,
+    createdAt: Date,
+  ): ProjectionManifestEntity {
+    const content = {
+      id,
+      edgeId: edge.id,
+      predecessorId: predecessor.id,
+      successorId: successor.id,
+      originId: predecessor.originId,
+      initiatingEventId: edge.initiatingEventId,
+      actor: edge.actor,
+      reason: edge.reason,
+      handoff,
+      sources: input.sources,
+      items: projection.items,
+      transferredState: transferred,
+      lineageBlock: block,
+      context: projection.sections,
+      compilerVersion: COMPILER_VERSION,
+      modelVersion: MODEL_VERSION,
+      tokenBudget: input.tokenBudget ?? this.policy.defaultTokenBudget,
+      tokenCost: projection.tokenCost,
+      createdAt: createdAt.toISOString(),
+    };
+    return Object.assign(new ProjectionManifestEntity(), {
+      ...content,
+      accountId: edge.accountId,
+      createdAt,
+      hash: manifestHash(content),
+    });
+  }
+
+  private async initiatingEvent(
+    manager: EntityManager,
+    predecessor: SessionEntity,
+    initiatingEventId: string | null | undefined,
+  ): Promise<EventEntity> {
+    const path = ['input', 'initiatingEventId'];
+    if (initiatingEventId != null) {
+      const event = isId(initiatingEventId)
+        ? await manager.findOneBy(EventEntity, { id: initiatingEventId, sessionId: predecessor.id })
+        : null;
+      if (!event || event.kind !== EventKind.USER_MESSAGE) {
+        return refuse(ErrorCode.INVALID_INPUT, 'initiatingEventId must name a user message of the session being continued.', [
+          { path, message: 'Not a user message of this session.' },
+        ]);
+      }
+      return event;
+    }
+    const latest = await manager.findOne(EventEntity, {
+      where: { sessionId: predecessor.id, kind: EventKind.USER_MESSAGE },
+      order: { seq: 'DESC' },
+    });
+    if (!latest) {
+      return refuse(ErrorCode.INVALID_INPUT, 'The session has no user message to continue from.', [
+        { path, message: 'The session has no user message.' },
+      ]);
+    }
+    return latest;
+  }
+
+  /** Continuation happens between turns: no other run active, no tool call without its result. */
+  private async assertTurnBoundary(manager: EntityManager, predecessor: SessionEntity, callerRunId?: string) {
+    const activeTurns = await manager.findBy(RunEntity, {
+      sessionId: predecessor.id,
+      kind: RunKind.TURN,
+      status: In(ACTIVE_RUN_STATUSES),
+    });
+    const others = activeTurns.filter((run) => run.id !== callerRunId);
+    if (others.length > 0) {
+      refuse(ErrorCode.TURN_IN_PROGRESS, 'A turn is still running in this session: continue once it has ended.', [
+        { path: ['input', 'sessionId'], message: `Run ${others[0].id} is ${others[0].status}.` },
+      ]);
+    }
+    const [unresolved] = await manager.query(
+      `SELECT call.tool_call_id FROM events call
+       WHERE call.session_id = $1 AND call.kind = 'TOOL_CALL'
+         AND NOT EXISTS (
+           SELECT 1 FROM events result
+           WHERE result.session_id = call.session_id AND result.kind = 'TOOL_RESULT' AND result.tool_call_id = call.tool_call_id)
+       LIMIT 1`,
+      [predecessor.id],
+    );
+    if (unresolved) {
+      refuse(ErrorCode.TURN_IN_PROGRESS, 'A tool call has no result yet: continue once it is resolved.', [
+        { path: ['input', 'sessionId'], message: `Tool call ${unresolved.tool_call_id} is unresolved.` },
+      ]);
+    }
+  }
+
+  /** Pending delegated runs must all be named in `transfer.pendingRuns`, and only those may be. */
+  private async transferablePendingRuns(manager: EntityManager, predecessor: SessionEntity, named: string[]): Promise<string[]> {
+    const pending = await manager.findBy(RunEntity, {
+      sessionId: predecessor.id,
+      kind: RunKind.DELEGATED,
+      status: In(ACTIVE_RUN_STATUSES),
+    });
+    const pendingIds = new Set(pending.map((run) => run.id));
+    const unknown = named.map((id, index) => ({ id, index })).filter(({ id }) => !pendingIds.has(id));
+    if (unknown.length > 0) {
+      refuse(
+        ErrorCode.INVALID_INPUT,
+        'transfer.pendingRuns may name only pending delegated runs of the session being continued.',
+        unknown.map(({ id, index }) => ({
+          path: ['input', 'transfer', 'pendingRuns', String(index)],
+          message: `${id} is not a pending delegated run of this session.`,
+        })),
+      );
+    }
+    const left = pending.filter((run) => !named.includes(run.id));
+    if (left.length > 0) {
+      refuse(
+        ErrorCode.PENDING_RUNS_NOT_TRANSFERRED,
+        'Delegated runs are still pending: name them in transfer.pendingRuns or let them settle first.',
+        left.map((run) => ({ path: ['input', 'transfer', 'pendingRuns'], message: `Run ${run.id} is ${run.status}.` })),
+      );
+    }
+    return [...new Set(named)];
+  }
+
+  /** Every cited event source must exist in the viewer's account, with its events in one session and in order. */
+  private async resolveSources(manager: EntityManager, viewer: Viewer, input: ContinueSessionRequest): Promise<ResolvedEventSource[]> {
+    const eventIds = input.sources.flatMap((source) => [source.fromEventId, source.toEventId, source.eventId]);
+    const ids = eventIds.filter((id): id is string => typeof id === 'string' && isId(id));
+    const events = ids.length ? await manager.findBy(EventEntity, { id: In(ids), accountId: viewer.accountId }) : [];
+    const byId = new Map(events.map((event) => [event.id, event]));
+    const missing: ErrorDetail[] = [];
+    const resolved: ResolvedEventSource[] = [];
+    input.sources.forEach((source, index) => {
+      const path = ['input', 'sources', String(index)];
+      if (source.kind === SourceKind.RESOURCE || source.kind === SourceKind.MEMORY) {
+        missing.push({ path, message: `No ${source.kind === SourceKind.RESOURCE ? 'resource' : 'memory entry'} by that name.` });
+        return;
+      }
+      const firstId = source.kind === SourceKind.SESSION_EVENT ? source.eventId : source.fromEventId;
+      const lastId = source.kind === SourceKind.SESSION_EVENT ? source.eventId : source.toEventId;
+      const first = byId.get(firstId ?? '');
+      const last = byId.get(lastId ?? '');
+      if (!first || !last || first.sessionId !== source.sessionId || last.sessionId !== source.sessionId) {
+        missing.push({ path, message: 'No such event in that session.' });
+      } else if (first.seq > last.seq) {
+        missing.push({ path: [...path, 'fromEventId'], message: 'fromEventId comes after toEventId.' });
+      } else {
+        resolved.push({ input: source, first: projected(first), last: projected(last) });
+      }
+    });
+    if (missing.length > 0) {
+      refuse(ErrorCode.SOURCE_NOT_FOUND, 'A cited source does not exist in this account.', missing);
+    }
+    return resolved;
+  }
+
+  private transferredState(input: ContinueSessionRequest, pendingRunIds: string[]): TransferredState {
+    const transfer = input.transfer;
+    if (transfer?.plan === PlanTransfer.CARRY || transfer?.plan === PlanTransfer.CLOSE) {
+      refuse(ErrorCode.INVALID_INPUT, 'The session has no plan to carry or close.', [
+        { path: ['input', 'transfer', 'plan'], message: 'The session has no plan.' },
+      ]);
+    }
+    const unknownTools = (transfer?.pinnedTools ?? []).filter((tool) => !AGENT_TOOLS.includes(tool));
+    if (unknownTools.length > 0) {
+      refuse(ErrorCode.INVALID_INPUT, `Unknown tools cannot be pinned: ${unknownTools.join(', ')}.`, [
+        { path: ['input', 'transfer', 'pinnedTools'], message: `Known tools: ${AGENT_TOOLS.join(', ')}.` },
+      ]);
+    }
+    if ((transfer?.pinnedResources ?? []).length > 0) {
+      refuse(ErrorCode.SOURCE_NOT_FOUND, 'A pinned resource does not exist in this account.', [
+        { path: ['input', 'transfer', 'pinnedResources', '0'], message: 'No resource by that URL.' },
+      ]);
+    }
+    return {
+      plan: PlanTransfer.OMIT,
+      planRevision: null,
+      pendingRunIds,
+      pinnedTools: [...new Set(transfer?.pinnedTools ?? [])],
+      pinnedResources: [],
+    };
+  }
+
+  /** The successor's continuation streak, or RATE_LIMITED. */
+  private async checkRateLimits(manager: EntityManager, viewer: Viewer, predecessor: SessionEntity): Promise<number> {
+    const hasNewUserMessage = await manager.exists(EventEntity, {
+      where: { sessionId: predecessor.id, kind: EventKind.USER_MESSAGE, replayOfId: IsNull() },
+    });
+    const streak = nextContinuationStreak(predecessor.continuationStreak, hasNewUserMessage);
+    if (streak > this.policy.streakLimit) {
+      refuse(
+        ErrorCode.RATE_LIMITED,
+        `${this.policy.streakLimit} continuations in a row without a new user message: wait for the user before continuing again.`,
+        [{ path: ['input', 'sessionId'], message: `Continuation streak would be ${streak}.` }],
+      );
+    }
+    const lastMinute = await manager.countBy(ContinuationEdgeEntity, {
+      accountId: viewer.accountId,
+      createdAt: MoreThan(new Date(Date.now() - 60_000)),
+    });
+    if (lastMinute >= this.policy.perAccountPerMinute) {
+      refuse(ErrorCode.RATE_LIMITED, `At most ${this.policy.perAccountPerMinute} continuations a minute per account: try again shortly.`);
+    }
+    return streak;
+  }
+}
+
+function notFound<T>(): Outcome<T> {
+  return fail(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['input', 'sessionId'], message: 'No such session.' }]);
+}

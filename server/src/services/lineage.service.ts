@@ -1,0 +1,74 @@
+import { DataSource, In } from 'typeorm';
+import { isId } from '../domain/ids';
+import { RunStatus } from '../domain/runs';
+import { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
+import { ProjectionManifestEntity } from '../db/entities/projection-manifest.entity';
+import { RunEntity } from '../db/entities/run.entity';
+import { SessionEntity } from '../db/entities/session.entity';
+import { currentContinuation, LineageTreeNode, lineagePath, lineageTree } from '../db/repositories/lineage.repository';
+import { alignMany, alignOne } from './batch';
+import { Viewer } from './viewer';
+
+/** Reads of continuation lineage, all scoped to one account. Batch methods serve DataLoaders. */
+export class LineageService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private get manager() {
+    return this.dataSource.manager;
+  }
+
+  async edgesByIds(accountId: string, ids: readonly string[]): Promise<(ContinuationEdgeEntity | null)[]> {
+    const valid = ids.filter(isId);
+    const rows = valid.length ? await this.manager.findBy(ContinuationEdgeEntity, { accountId, id: In(valid) }) : [];
+    return alignOne(ids, rows, (edge) => edge.id);
+  }
+
+  /** The edge into each session (a session has at most one predecessor). */
+  async edgesBySuccessorIds(accountId: string, ids: readonly string[]): Promise<(ContinuationEdgeEntity | null)[]> {
+    const rows = await this.manager.findBy(ContinuationEdgeEntity, { accountId, successorId: In([...ids]) });
+    return alignOne(ids, rows, (edge) => edge.successorId);
+  }
+
+  /** The edges out of each session, newest first. */
+  async edgesByPredecessorIds(accountId: string, ids: readonly string[]): Promise<ContinuationEdgeEntity[][]> {
+    const rows = await this.manager.find(ContinuationEdgeEntity, {
+      where: { accountId, predecessorId: In([...ids]) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
+    return alignMany(ids, rows, (edge) => edge.predecessorId);
+  }
+
+  async manifestsByIds(accountId: string, ids: readonly string[]): Promise<(ProjectionManifestEntity | null)[]> {
+    const valid = ids.filter(isId);
+    const rows = valid.length ? await this.manager.findBy(ProjectionManifestEntity, { accountId, id: In(valid) }) : [];
+    return alignOne(ids, rows, (manifest) => manifest.id);
+  }
+
+  async manifestsByEdgeIds(accountId: string, ids: readonly string[]): Promise<(ProjectionManifestEntity | null)[]> {
+    const rows = await this.manager.findBy(ProjectionManifestEntity, { accountId, edgeId: In([...ids]) });
+    return alignOne(ids, rows, (manifest) => manifest.edgeId);
+  }
+
+  /** Origin first, `session` last: one recursive query whatever the depth. */
+  lineage(viewer: Viewer, session: SessionEntity): Promise<SessionEntity[]> {
+    return lineagePath(this.manager, viewer.accountId, session.id);
+  }
+
+  /** The end of the newest continuation chain from `session`; the session itself when it has no successor. */
+  async currentContinuation(viewer: Viewer, session: SessionEntity): Promise<SessionEntity> {
+    return (await currentContinuation(this.manager, viewer.accountId, session.id)) ?? session;
+  }
+
+  /** Every session continued from `session`'s origin, shallowest first. */
+  lineageTree(viewer: Viewer, session: SessionEntity): Promise<LineageTreeNode[]> {
+    return lineageTree(this.manager, viewer.accountId, session.originId);
+  }
+
+  /** A session's runs, oldest first, optionally of one status. */
+  runs(session: SessionEntity, status?: RunStatus | null): Promise<RunEntity[]> {
+    return this.manager.find(RunEntity, {
+      where: { sessionId: session.id, ...(status ? { status } : {}) },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+  }
+}
