@@ -2,7 +2,7 @@ import { AppConfig } from './config';
 import { Database, openDatabase } from './db/database';
 import { buildAppSchema } from './graphql/schema';
 import { Services } from './graphql/context';
-import { createAppPubSub, pubSubNotifier } from './graphql/pubsub';
+import { CountingEventTarget, createAppPubSub, pubSubNotifier } from './graphql/pubsub';
 import { RunningHttpServer, startHttpServer } from './http/server';
 import { AccountService, BootstrapKey } from './services/accounts.service';
 import { ContinuationService } from './services/continuations.service';
@@ -16,6 +16,8 @@ export interface RunningApp {
   bootstrapKey: BootstrapKey;
   database: Database;
   http: RunningHttpServer;
+  /** Listener counts of the in-process pub/sub: lets a client know a subscription is in place. */
+  subscriptions: CountingEventTarget;
   /** Graceful stop: no new connections, in-flight requests finish, then sockets and the database close. */
   close(): Promise<void>;
 }
@@ -28,7 +30,8 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   const database = await openDatabase(config);
   try {
     const { dataSource } = database;
-    const pubSub = createAppPubSub();
+    const subscriptions = new CountingEventTarget();
+    const pubSub = createAppPubSub(subscriptions);
     const notifier = pubSubNotifier(pubSub);
     const continuations = new ContinuationService(dataSource, notifier, config.continuationPolicy);
     const services: Services = {
@@ -45,6 +48,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       bootstrapKey,
       database,
       http,
+      subscriptions,
       async close() {
         await http.close();
         await database.close();

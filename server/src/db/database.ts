@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { DataSource } from 'typeorm';
+import { DataSource, Logger } from 'typeorm';
 import { entities } from './entities';
 import { migrations } from './migrations';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
@@ -14,6 +14,8 @@ export interface DatabaseOptions {
 
 export interface Database {
   dataSource: DataSource;
+  /** Queries sent since start: how tests prove that a read costs a constant number of round trips. */
+  queryCount(): number;
   /** True when running on the embedded PGlite database. */
   embedded: boolean;
   close(): Promise<void>;
@@ -75,6 +77,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     url = embedded.url;
   }
 
+  const queryCounter = new QueryCountingLogger();
   const dataSource = new DataSource({
     type: 'postgres',
     url,
@@ -85,6 +88,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     installExtensions: false,
     uuidExtension: 'pgcrypto',
     poolSize: embedded ? EMBEDDED_POOL_SIZE : Math.max(2, options.poolSize),
+    logging: ['query'],
+    logger: queryCounter,
     extra: { connectionTimeoutMillis: 10_000 },
   });
   const closeAll = async () => {
@@ -114,7 +119,26 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
   }
 
-  return { dataSource, embedded: embedded !== null, close: closeAll };
+  return { dataSource, embedded: embedded !== null, close: closeAll, queryCount: () => queryCounter.queries };
+}
+
+/** Counts queries instead of printing them; failures reach their callers as errors. */
+class QueryCountingLogger implements Logger {
+  queries = 0;
+
+  logQuery(): void {
+    this.queries += 1;
+  }
+
+  logQueryError(): void {}
+
+  logQuerySlow(): void {}
+
+  logSchemaBuild(): void {}
+
+  logMigration(): void {}
+
+  log(): void {}
 }
 
 /** Several server processes may start at once against one database: they migrate in turn. */

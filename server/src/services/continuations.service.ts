@@ -149,19 +149,39 @@ export class ContinuationService {
     predecessor: SessionEntity,
     message: BranchMessage,
   ): Promise<Outcome<ContinuationResult & { message: EventEntity }>> {
+    const idempotencyKey = `branch:${predecessor.id}:${message.clientMessageId ?? randomUUID()}`;
+    const earlier = await this.dataSource.manager.findOneBy(ContinuationEdgeEntity, {
+      accountId: viewer.accountId,
+      idempotencyKey,
+    });
+    // A replayed clientMessageId returns the first branch, like a replayed message anywhere else.
+    const outcome = earlier
+      ? await this.replayOf(this.dataSource.manager, earlier)
+      : await this.run(viewer, await this.branchRequest(predecessor, message.text, idempotencyKey), { actor: Actor.USER }, message);
+    if (!outcome.ok) return outcome;
+    const event = await this.dataSource.manager.findOneByOrFail(EventEntity, {
+      sessionId: outcome.value.successor.id,
+      kind: EventKind.USER_MESSAGE,
+      seq: 2,
+    });
+    return succeed({ ...outcome.value, message: event });
+  }
+
+  /** A user's branch: the handoff cites the predecessor's whole transcript; the new message is the request. */
+  private async branchRequest(predecessor: SessionEntity, text: string, idempotencyKey: string): Promise<ContinueSessionRequest> {
     const [first, last] = await Promise.all([
       this.dataSource.manager.findOneByOrFail(EventEntity, { sessionId: predecessor.id, seq: 1 }),
       this.dataSource.manager.findOneByOrFail(EventEntity, { sessionId: predecessor.id, seq: predecessor.eventCount }),
     ]);
-    const request: ContinueSessionRequest = {
+    return {
       sessionId: predecessor.id,
-      idempotencyKey: `branch:${predecessor.id}:${message.clientMessageId ?? randomUUID()}`,
+      idempotencyKey,
       reason: ContinuationReason.USER_REQUEST,
       title: predecessor.title,
       description: predecessor.description,
       handoff: {
         purpose: `A new branch of "${predecessor.title}", started by the user writing there after it was continued.`,
-        currentRequest: message.text,
+        currentRequest: text,
         cautions: ['The predecessor has other continuations; this branch goes its own way from the end of its transcript.'],
       },
       sources: [
@@ -174,14 +194,6 @@ export class ContinuationService {
         },
       ],
     };
-    const outcome = await this.run(viewer, request, { actor: Actor.USER }, message);
-    if (!outcome.ok) return outcome;
-    const event = await this.dataSource.manager.findOneByOrFail(EventEntity, {
-      sessionId: outcome.value.successor.id,
-      kind: EventKind.USER_MESSAGE,
-      seq: 2,
-    });
-    return succeed({ ...outcome.value, message: event });
   }
 
   private async run(
@@ -230,6 +242,10 @@ export class ContinuationService {
         { path: ['input', 'idempotencyKey'], message: `Already used by continuation ${edge.id}.` },
       ]);
     }
+    return this.replayOf(manager, edge);
+  }
+
+  private async replayOf(manager: EntityManager, edge: ContinuationEdgeEntity): Promise<Outcome<ContinuationResult>> {
     const [successor, run] = await Promise.all([
       manager.findOneByOrFail(SessionEntity, { id: edge.successorId }),
       manager.findOneOrFail(RunEntity, { where: { sessionId: edge.successorId, kind: RunKind.TURN }, order: { createdAt: 'ASC' } }),
@@ -339,8 +355,10 @@ export class ContinuationService {
       await manager.update(SessionEntity, { id: predecessor.id }, { status: SessionStatus.CONTINUED });
       predecessor.status = SessionStatus.CONTINUED;
     }
-    const included = projection.value.items.filter((item) => item.status === ManifestItemStatus.INCLUDED).length - 1;
-    const omitted = projection.value.items.filter((item) => item.status === ManifestItemStatus.OMITTED).length;
+    // The compiler lists the cited sources last, after the initiating message and the recent exchange.
+    const cited = projection.value.items.slice(projection.value.items.length - sources.length);
+    const included = cited.filter((item) => item.status === ManifestItemStatus.INCLUDED).length;
+    const omitted = cited.length - included;
     const predecessorEvents = await appendEvents(manager, predecessor, [
       {
         kind: EventKind.CONTINUATION,
