@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { collect, GraphQLTestClient } from './helpers/graphql-client';
+import { CONTINUE, continuation, createSession, postMessage, subscribed } from './helpers/continuations';
+import { startTestServer, TestServer } from './helpers/test-server';
+
+/** Each write of a continuation, in order, and a row condition that picks out exactly that write. */
+const STEPS: [name: string, table: string, operation: 'INSERT' | 'UPDATE', condition: string][] = [
+  ['insert the successor', 'sessions', 'INSERT', `NEW.kind = 'CONTINUATION'`],
+  ['open the successor with its banner', 'events', 'INSERT', `NEW.data->>'role' = 'banner'`],
+  ['replay the initiating message', 'events', 'INSERT', `NEW.replay_of_id IS NOT NULL`],
+  ["advance the successor's totals", 'sessions', 'UPDATE', `NEW.kind = 'CONTINUATION' AND NEW.event_count > OLD.event_count`],
+  ['write the edge', 'continuation_edges', 'INSERT', 'true'],
+  ['store the manifest', 'projection_manifests', 'INSERT', 'true'],
+  ['mark the predecessor continued', 'sessions', 'UPDATE', `NEW.status = 'CONTINUED' AND OLD.status = 'ACTIVE'`],
+  ['append the transition card', 'events', 'INSERT', `NEW.data->>'role' = 'transition_card'`],
+  ["advance the predecessor's totals", 'sessions', 'UPDATE', `NEW.kind = 'ROOT' AND NEW.event_count > OLD.event_count`],
+  ["queue the successor's run", 'runs', 'INSERT', `NEW.kind = 'TURN'`],
+  ['move the pending delegated run', 'runs', 'UPDATE', 'NEW.session_id <> OLD.session_id'],
+];
+
+describe('continueSession is atomic', () => {
+  let server: TestServer;
+  let client: GraphQLTestClient;
+  let accountId: string;
+  const sql = (text: string, parameters: unknown[] = []) => server.app.database.dataSource.query(text, parameters);
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    client = await server.newAccount('atomic');
+    accountId = (await client.data<{ viewer: { id: string } }>('query { viewer { id } }')).viewer.id;
+  });
+  afterAll(() => server.close());
+
+  async function snapshot(predecessorId: string) {
+    const [row] = await sql(
+      `SELECT (SELECT count(*) FROM sessions WHERE account_id = $1)::int AS sessions,
+              (SELECT count(*) FROM events WHERE account_id = $1)::int AS events,
+              (SELECT count(*) FROM continuation_edges WHERE account_id = $1)::int AS edges,
+              (SELECT count(*) FROM projection_manifests WHERE account_id = $1)::int AS manifests,
+              (SELECT count(*) FROM runs WHERE account_id = $1)::int AS runs,
+              (SELECT status FROM sessions WHERE id = $2) AS status,
+              (SELECT event_count FROM sessions WHERE id = $2) AS "eventCount",
+              (SELECT array_agg(session_id) FROM runs WHERE account_id = $1 AND kind = 'DELEGATED') AS "delegatedIn"`,
+      [accountId, predecessorId],
+    );
+    return row;
+  }
+
+  it('leaves nothing behind and publishes nothing when any of its writes fails', async () => {
+    const predecessor = await createSession(client, 'fragile');
+    await postMessage(client, predecessor, 'continue me, if you can');
+    const delegatedRun = randomUUID();
+    await sql(
+      `INSERT INTO runs (id, account_id, session_id, kind, status, created_at, updated_at)
+       VALUES ($1, $2, $3, 'DELEGATED', 'RUNNING', now(), now())`,
+      [delegatedRun, accountId, predecessor],
+    );
+    const input = continuation(predecessor, { transfer: { pendingRuns: [delegatedRun] } });
+
+    const ws = client.websocket();
+    const continued = collect(ws, 'subscription ($s: ID) { sessionContinued(sessionId: $s) { edge { id } } }', { s: predecessor });
+    const appended = collect<{ sessionEvents: { kind: string } }>(ws, 'subscription ($s: ID!) { sessionEvents(sessionId: $s) { kind } }', {
+      s: predecessor,
+    });
+    await subscribed(server, 'SESSION_CONTINUED', predecessor);
+    await subscribed(server, 'SESSION_EVENT', predecessor);
+
+    const before = await snapshot(predecessor);
+    const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      for (const [index, [name, table, operation, condition]] of STEPS.entries()) {
+        const fn = `inject_fault_${index}`;
+        await sql(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN RAISE EXCEPTION 'injected fault: ${name.replace(/'/g, "''")}'; END $$`);
+        await sql(`CREATE TRIGGER ${fn} BEFORE ${operation} ON ${table} FOR EACH ROW
+          WHEN (NEW.account_id = '${accountId}' AND ${condition}) EXECUTE FUNCTION ${fn}()`);
+        try {
+          const response = await client.request(CONTINUE, { input });
+          expect({ step: name, errors: response.errors?.map((error) => error.extensions?.code) }).toEqual({
+            step: name,
+            errors: ['INTERNAL_SERVER_ERROR'],
+          });
+          expect(log).toHaveBeenLastCalledWith('Unexpected error in a GraphQL operation:', expect.objectContaining({ message: expect.stringContaining(name) }));
+          expect({ step: name, state: await snapshot(predecessor) }).toEqual({ step: name, state: before });
+        } finally {
+          await sql(`DROP TRIGGER ${fn} ON ${table}`);
+          await sql(`DROP FUNCTION ${fn}()`);
+        }
+      }
+    } finally {
+      log.mockRestore();
+    }
+
+    const response = await client.data<{ continueSession: { edge: { id: string } } }>(CONTINUE, { input });
+    await continued.until(1);
+    await appended.until(1);
+    expect(continued.values).toEqual([{ sessionContinued: { edge: { id: response.continueSession.edge.id } } }]);
+    expect(appended.values).toEqual([{ sessionEvents: { kind: 'CONTINUATION' } }]);
+    const after = await snapshot(predecessor);
+    expect(after).toMatchObject({ edges: before.edges + 1, manifests: before.manifests + 1, runs: before.runs + 1, status: 'CONTINUED' });
+    expect(after.delegatedIn).not.toContain(predecessor);
+    await ws.dispose();
+  });
+});
