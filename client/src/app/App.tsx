@@ -2,6 +2,7 @@ import { ApolloProvider } from '@apollo/client/react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { createBrowserRouter, Outlet } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
+import { HandoffInspectorRoute } from '../features/handoff/HandoffInspectorPage';
 import { SessionsPage } from '../features/sessions/SessionsPage';
 import { SessionRoute } from '../features/transcript/SessionPage';
 import { connectToApi, type ApiConnection } from './api-connection';
@@ -28,6 +29,7 @@ function createRouter() {
       children: [
         { index: true, element: <SessionsPage /> },
         { path: 'sessions/:sessionId', element: <SessionRoute /> },
+        { path: 'continuations/:edgeId', element: <HandoffInspectorRoute /> },
         { path: '*', element: <NotFoundPage /> },
       ],
     },

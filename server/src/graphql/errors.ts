@@ -1,20 +1,7 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
-import { ErrorCode, OperationFailure, Outcome } from '../domain/errors';
+import { OperationFailure, Outcome } from '../domain/errors';
 import { OperationError } from './common/operation-error.type';
-
-/** Codes whose messages are meant for the caller; any other error is masked outside development. */
-const PUBLIC_CODES = new Set<string>([
-  ...Object.values(ErrorCode),
-  'UNAUTHENTICATED',
-  'GRAPHQL_PARSE_FAILED',
-  'GRAPHQL_VALIDATION_FAILED',
-  'BAD_USER_INPUT',
-  'BAD_REQUEST',
-  'OPERATION_RESOLUTION_FAILURE',
-  'PERSISTED_QUERY_NOT_FOUND',
-  'PERSISTED_QUERY_NOT_SUPPORTED',
-]);
 
 /** A GraphQL error for a failure where the API has no error union (queries, plain mutations). */
 export function failureError(failure: OperationFailure): GraphQLError {
@@ -39,23 +26,24 @@ export function toPayload<T, P>(outcome: Outcome<T>, success: (value: T) => P): 
 }
 
 /**
- * Formats an error for the wire. Expected failures keep their message and code; anything else is
- * logged here and becomes "Internal server error" with code INTERNAL_SERVER_ERROR unless
- * `development` is set. Stack traces are never included outside development.
+ * Formats an error for the wire. Errors raised on purpose (GraphQL errors: ours, validation,
+ * parsing, variables) keep their message and code. Anything else is logged here and becomes
+ * "Internal server error" with code INTERNAL_SERVER_ERROR unless `development` is set.
+ * Stack traces are never included outside development.
  */
 export function formatGraphQLError(
   formatted: GraphQLFormattedError,
   error: unknown,
   development: boolean,
 ): GraphQLFormattedError {
-  const code = formatted.extensions?.code;
-  if (typeof code === 'string' && PUBLIC_CODES.has(code)) {
-    if (development) return formatted;
+  const original = unwrapResolverError(error);
+  const expected = original instanceof GraphQLError && formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR';
+  if (!expected) console.error('Unexpected error in a GraphQL operation:', original);
+  if (development) return formatted;
+  if (expected) {
     const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
     return { ...formatted, extensions };
   }
-  console.error('Unexpected error in a GraphQL operation:', unwrapResolverError(error));
-  if (development) return formatted;
   return {
     message: 'Internal server error',
     locations: formatted.locations,

@@ -6,13 +6,14 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { ErrorRequestHandler } from 'express';
-import { GraphQLSchema } from 'graphql';
+import { DocumentNode, GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { bearerKey } from '../domain/api-keys';
 import type { Viewer } from '../services/viewer';
 import { Context, Services, createContext } from '../graphql/context';
 import { formatGraphQLError, unauthenticatedError } from '../graphql/errors';
+import { complexityError, depthLimit, MAX_QUERY_DEPTH } from '../graphql/limits';
 import type { AppPubSub } from '../graphql/pubsub';
 
 export interface HttpServerOptions {
@@ -52,6 +53,8 @@ const bodyErrorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
   res.status(reply.status).json(reply.body);
 };
 
+const validationRules = [...specifiedRules, depthLimit(MAX_QUERY_DEPTH)];
+
 /** Express with Apollo Server over HTTP and graphql-ws over WebSocket, both at `/graphql`. */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { schema, services, pubSub, development } = options;
@@ -62,6 +65,17 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const wsServerCleanup = useServer<Record<string, unknown>, { viewer: Viewer }>(
     {
       schema,
+      validate: (validatedSchema, document) => validate(validatedSchema, document, validationRules),
+      onSubscribe: (_ctx, _id, payload) => {
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query);
+        } catch {
+          return; // graphql-ws reports the syntax error itself
+        }
+        const error = complexityError(schema, document, payload.variables ?? undefined, payload.operationName);
+        return error ? [error] : undefined;
+      },
       onConnect: async (ctx) => {
         const viewer = await services.accounts.authenticate(bearerKey(ctx.connectionParams?.authorization));
         if (!viewer) return false;
@@ -79,11 +93,22 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const apollo = new ApolloServer<Context>({
     schema,
     includeStacktraceInErrorResponses: development,
+    validationRules: [depthLimit(MAX_QUERY_DEPTH)],
     // The process entry point owns signals: it stops HTTP, WebSocket and the database in order.
     stopOnTerminationSignals: false,
     formatError: (formatted, error) => formatGraphQLError(formatted, error, development),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
+      {
+        async requestDidStart() {
+          return {
+            async didResolveOperation({ request, document }) {
+              const error = complexityError(schema, document, request.variables, request.operationName);
+              if (error) throw error;
+            },
+          };
+        },
+      },
       {
         async serverWillStart() {
           return {

@@ -12,7 +12,14 @@ export const SessionSummaryFragmentDocument = graphql(`
     title
     description
     createdAt
-    eventCount
+    currentContinuation {
+      id
+      title
+      status
+      lineage {
+        id
+      }
+    }
   }
 `);
 
@@ -63,15 +70,18 @@ export function SessionList() {
   );
 }
 
+/** One lineage: its origin's title, leading to where the conversation is now (the head). */
 function SessionListItem({ session }: { session: SessionSummaryFragment }) {
+  const head = session.currentContinuation;
+  const continued = head.id !== session.id;
   return (
-    <Link to={`/sessions/${session.id}`} className="session-card">
+    <Link to={`/sessions/${head.id}`} className="session-card">
       <span className="session-card-title">{session.title}</span>
+      {continued && <span className="session-card-head">Now in “{head.title}”</span>}
       {session.description && <span className="session-card-description">{session.description}</span>}
       <span className="session-facts">
-        <span className={`badge badge-${session.status.toLowerCase()}`}>{session.status.toLowerCase()}</span>
-        <span>{session.kind.toLowerCase()}</span>
-        <span>{formatCount(session.eventCount, 'event')}</span>
+        <span className={`badge badge-${head.status.toLowerCase()}`}>{head.status.toLowerCase()}</span>
+        <span>{continued ? `${formatCount(head.lineage.length, 'session')} in lineage` : session.kind.toLowerCase()}</span>
         <time dateTime={session.createdAt}>{formatDateTime(session.createdAt)}</time>
       </span>
     </Link>

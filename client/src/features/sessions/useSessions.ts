@@ -6,7 +6,7 @@ export const SESSIONS_PAGE_SIZE = 20;
 
 export const SessionsQuery = graphql(`
   query Sessions($first: Int!, $after: String) {
-    sessions(first: $first, after: $after) {
+    sessions(first: $first, after: $after, rootsOnly: true) {
       edges {
         cursor
         node {
@@ -22,7 +22,7 @@ export const SessionsQuery = graphql(`
   }
 `);
 
-/** The viewer's sessions, newest first, a page at a time. */
+/** The viewer's lineages by their origin sessions, newest first, a page at a time. */
 export function useSessions() {
   const { data, loading, error, fetchMore } = useQuery(SessionsQuery, {
     variables: { first: SESSIONS_PAGE_SIZE },

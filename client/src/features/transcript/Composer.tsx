@@ -1,15 +1,27 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { PostMessageMutation } from '../../gql/graphql';
+import { OperationErrorNotice, type OperationError } from '../../app/OperationErrorNotice';
+import type { SessionStatus } from '../../gql/graphql';
+import { ContinuedChoice } from '../continuation/ContinuedChoice';
+import type { ContinuationInitiation } from '../continuation/useContinuationFollower';
 import { usePostMessage } from './usePostMessage';
-
-type OperationError = Extract<PostMessageMutation['postMessage'], { __typename: 'OperationError' }>;
 
 type Problem = { kind: 'refused'; error: OperationError } | { kind: 'failed'; message: string };
 
-/** Writes a user message into the session. */
-export function Composer({ sessionId }: { sessionId: string }) {
+interface ComposerProps {
+  session: { id: string; status: SessionStatus; currentContinuation: { id: string; title: string } };
+  initiation: ContinuationInitiation;
+}
+
+/**
+ * Writes a user message into the session. A continued session takes none: the composer turns
+ * into the choice between its current continuation and a new branch, keeping any draft.
+ */
+export function Composer({ session, initiation }: ComposerProps) {
+  const sessionId = session.id;
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<Problem | null>(null);
+  // Refused as continued before this view learnt it: where the server says it went.
+  const [continuedIn, setContinuedIn] = useState<{ id: string; title: string } | null>(null);
   const { postMessage, posting } = usePostMessage();
   // One id per draft: resending the same draft after a network failure cannot post it twice.
   const clientMessageId = useRef<string | null>(null);
@@ -30,7 +42,9 @@ export function Composer({ sessionId }: { sessionId: string }) {
       const result = await postMessage(sessionId, message, clientMessageId.current);
       // Either way the server settled this draft; an edited retry is a new message.
       clientMessageId.current = null;
-      if (result.__typename === 'OperationError') {
+      if (result.__typename === 'OperationError' && result.code === 'SESSION_CONTINUED' && result.currentContinuation) {
+        setContinuedIn(result.currentContinuation);
+      } else if (result.__typename === 'OperationError') {
         setProblem({ kind: 'refused', error: result });
       } else {
         setText('');
@@ -50,6 +64,20 @@ export function Composer({ sessionId }: { sessionId: string }) {
       event.preventDefault();
       void send();
     }
+  }
+
+  const continuation = continuedIn ?? (session.status === 'CONTINUED' ? session.currentContinuation : null);
+  if (continuation) {
+    return (
+      <div className="composer">
+        <ContinuedChoice
+          sessionId={sessionId}
+          currentContinuation={continuation}
+          draft={text.trim()}
+          initiation={initiation}
+        />
+      </div>
+    );
   }
 
   return (
@@ -87,19 +115,5 @@ function ComposerProblem({ problem }: { problem: Problem }) {
       </div>
     );
   }
-  const { error } = problem;
-  return (
-    <div className="notice notice-error" role="alert">
-      <p>{error.message}</p>
-      {error.details.length > 0 && (
-        <ul>
-          {error.details.map((detail) => (
-            <li key={`${detail.path.join('.')}:${detail.message}`}>
-              <code>{detail.path.join('.')}</code>: {detail.message}
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
+  return <OperationErrorNotice lead="The message was not sent." error={problem.error} />;
 }

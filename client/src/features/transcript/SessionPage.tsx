@@ -1,12 +1,20 @@
-import { Link, useParams } from 'react-router';
+import { useCallback, useEffect, useRef } from 'react';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { formatCount, formatDateTime } from '../../app/format';
+import { ContinuationNotice } from '../continuation/ContinuationNotice';
+import { ContinueSessionAction } from '../continuation/ContinueSessionDialog';
+import { SuccessorBanner } from '../continuation/SuccessorBanner';
+import { isFollowedState, useContinuationFollower } from '../continuation/useContinuationFollower';
+import { LineageControl } from '../lineage/LineageControl';
+import { citedEventIds, useCitedRange, type CitedRange } from './cited-range';
 import { Composer } from './Composer';
 import { Transcript } from './Transcript';
 import { useLiveTranscript } from './useLiveTranscript';
 import { useSessionTranscript } from './useSessionTranscript';
+import '../continuation/continuation.css';
 import './transcript.css';
 
-/** The route `/sessions/:sessionId`. */
+/** The route `/sessions/:sessionId`, optionally `?from=<event id>&to=<event id>` to show a cited range. */
 export function SessionRoute() {
   const { sessionId } = useParams();
   // A new key remounts the page, so one session's scroll position never leaks into another.
@@ -14,9 +22,31 @@ export function SessionRoute() {
 }
 
 export function SessionPage({ sessionId }: { sessionId: string }) {
+  const [search] = useSearchParams();
+  const location = useLocation();
+  const cited = citedEventIds(search);
+  const citedRange = useCitedRange(sessionId, cited);
   const transcript = useSessionTranscript(sessionId);
   const live = useLiveTranscript(sessionId);
-  const { session } = transcript;
+  const { session, events, hasOlder, loadingOlder, olderError, loadOlder } = transcript;
+
+  // Read when a continuation is announced; kept in refs so scrolling does not re-render the page.
+  const atLiveEnd = useRef(cited === null);
+  const liveFailed = useRef(false);
+  liveFailed.current = live.error !== undefined;
+  const isFollowingTranscript = useCallback(() => atLiveEnd.current && !liveFailed.current, []);
+  const onFollowingChange = useCallback((following: boolean) => {
+    atLiveEnd.current = following;
+  }, []);
+  const follower = useContinuationFollower(sessionId, isFollowingTranscript);
+
+  // Page back through the transcript until the cited range's first event is loaded.
+  const firstLoadedSeq = events[0]?.seq;
+  const citedFromSeq = citedRange.status === 'found' ? citedRange.range.fromSeq : null;
+  useEffect(() => {
+    if (citedFromSeq === null || firstLoadedSeq === undefined || firstLoadedSeq <= citedFromSeq) return;
+    if (hasOlder && !loadingOlder && !olderError) void loadOlder();
+  }, [citedFromSeq, firstLoadedSeq, hasOlder, loadingOlder, olderError, loadOlder]);
 
   if (transcript.loading) {
     return (
@@ -37,13 +67,26 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
     );
   }
 
+  const latestUserMessage = events.findLast((event) => event.kind === 'USER_MESSAGE');
+  const liveError = live.error ?? follower.error;
+
   return (
     <div className="session-page">
       <header className="session-header">
         <Link to="/" className="back-link">
           ← All sessions
         </Link>
-        <h1>{session.title}</h1>
+        <LineageControl session={session} />
+        <div className="session-title-row">
+          <h1>{session.title}</h1>
+          {session.status === 'ACTIVE' && latestUserMessage?.text && (
+            <ContinueSessionAction
+              session={session}
+              latestUserMessage={latestUserMessage.text}
+              initiation={follower.initiation}
+            />
+          )}
+        </div>
         {session.description && <p className="session-description">{session.description}</p>}
         <p className="session-facts">
           <span className={`badge badge-${session.status.toLowerCase()}`}>{session.status.toLowerCase()}</span>
@@ -54,20 +97,67 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
             started <time dateTime={session.createdAt}>{formatDateTime(session.createdAt)}</time>
           </span>
         </p>
-        {live.error && (
+        {session.continuedFrom && (
+          <SuccessorBanner
+            edge={session.continuedFrom}
+            arrivedByFollowing={
+              isFollowedState(location.state) && location.state.followedContinuation === session.continuedFrom.id
+            }
+          />
+        )}
+        {follower.continuedElsewhere && (
+          <ContinuationNotice
+            continuation={follower.continuedElsewhere}
+            onDismiss={follower.dismissContinuedElsewhere}
+          />
+        )}
+        {liveError && (
           <p className="notice notice-warning" role="status">
-            Live updates are paused ({live.error.message}). Reload to catch up.
+            Live updates are paused ({liveError.message}). Reload to catch up.
           </p>
         )}
+        <CitedRangeNotice sessionId={session.id} citedRange={citedRange} />
       </header>
       <Transcript
-        events={transcript.events}
-        hasOlder={transcript.hasOlder}
-        loadingOlder={transcript.loadingOlder}
-        olderError={transcript.olderError}
-        onLoadOlder={transcript.loadOlder}
+        events={events}
+        hasOlder={hasOlder}
+        loadingOlder={loadingOlder}
+        olderError={olderError}
+        onLoadOlder={loadOlder}
+        citedRange={citedRange.status === 'found' ? citedRange.range : null}
+        onFollowingChange={onFollowingChange}
       />
-      <Composer sessionId={session.id} />
+      <Composer session={session} initiation={follower.initiation} />
     </div>
   );
+}
+
+function CitedRangeNotice({ sessionId, citedRange }: { sessionId: string; citedRange: CitedRange }) {
+  switch (citedRange.status) {
+    case 'none':
+      return null;
+    case 'loading':
+      return (
+        <p className="notice notice-info" role="status">
+          Finding the cited events…
+        </p>
+      );
+    case 'failed':
+      return (
+        <p className="notice notice-error" role="alert">
+          The cited events cannot be shown: {citedRange.message}
+        </p>
+      );
+    case 'found': {
+      const { fromSeq, toSeq } = citedRange.range;
+      return (
+        <p className="notice notice-info cited-range-notice" role="status">
+          <span>
+            Highlighting {fromSeq === toSeq ? `event ${fromSeq}` : `events ${fromSeq}–${toSeq}`}, a cited source.
+          </span>{' '}
+          <Link to={`/sessions/${sessionId}`}>Clear highlight</Link>
+        </p>
+      );
+    }
+  }
 }

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import type { TranscriptEventFragment } from '../../gql/graphql';
+import type { SeqRange } from './cited-range';
 import { TranscriptEvent } from './TranscriptEvent';
 
 interface TranscriptProps {
@@ -8,21 +9,44 @@ interface TranscriptProps {
   loadingOlder: boolean;
   olderError: Error | null;
   onLoadOlder(): void;
+  /** Events to highlight and scroll to: a source cited by a handoff or a replayed message. */
+  citedRange: SeqRange | null;
+  /** Whether the reader is at the live end of the transcript, each time that changes. */
+  onFollowingChange(following: boolean): void;
 }
 
 /** How close to the bottom (px) still counts as "following" the conversation. */
 const FOLLOW_THRESHOLD = 80;
 
+function isCited(seq: number, range: SeqRange | null): boolean {
+  return range !== null && seq >= range.fromSeq && seq <= range.toSeq;
+}
+
 /**
  * The transcript, oldest first. Scrolling to the top loads the previous page and keeps the
- * reader's place; new events scroll into view only while the reader is at the bottom.
+ * reader's place; new events scroll into view only while the reader is at the bottom. A cited
+ * range is scrolled to once it is loaded, and the reader is then no longer following.
  */
-export function Transcript({ events, hasOlder, loadingOlder, olderError, onLoadOlder }: TranscriptProps) {
+export function Transcript({
+  events,
+  hasOlder,
+  loadingOlder,
+  olderError,
+  onLoadOlder,
+  citedRange,
+  onFollowingChange,
+}: TranscriptProps) {
   const scrollerRef = useRef<HTMLDivElement>(null);
   const topSentinelRef = useRef<HTMLDivElement>(null);
   const firstSeq = events[0]?.seq;
   const lastSeq = events.at(-1)?.seq;
-  const layout = useRef({ firstSeq, lastSeq, scrollHeight: 0, scrollTop: 0, following: true });
+  const layout = useRef({ firstSeq, lastSeq, scrollHeight: 0, scrollTop: 0, following: citedRange === null });
+  const shownRange = useRef<string | null>(null);
+
+  function setFollowing(following: boolean) {
+    if (layout.current.following !== following) onFollowingChange(following);
+    layout.current = { ...layout.current, following };
+  }
 
   useLayoutEffect(() => {
     const scroller = scrollerRef.current;
@@ -35,6 +59,19 @@ export function Transcript({ events, hasOlder, loadingOlder, olderError, onLoadO
     }
     layout.current = { ...before, firstSeq, lastSeq, scrollHeight: scroller.scrollHeight, scrollTop: scroller.scrollTop };
   }, [firstSeq, lastSeq]);
+
+  // Once the first cited event is loaded: bring it into view and move focus there, once per range.
+  const rangeKey = citedRange && `${citedRange.fromSeq}-${citedRange.toSeq}`;
+  const citedLoaded = citedRange !== null && events.some((event) => event.seq === citedRange.fromSeq);
+  useEffect(() => {
+    if (!rangeKey || !citedLoaded || shownRange.current === rangeKey) return;
+    const first = scrollerRef.current?.querySelector<HTMLElement>('.transcript-item-cited');
+    if (!first) return;
+    shownRange.current = rangeKey;
+    setFollowing(false);
+    first.scrollIntoView?.({ block: 'start' });
+    first.focus({ preventScroll: true });
+  }, [rangeKey, citedLoaded]);
 
   // Re-observed after every page, so a page too short to fill the view loads the next one too.
   useEffect(() => {
@@ -56,12 +93,8 @@ export function Transcript({ events, hasOlder, loadingOlder, olderError, onLoadO
     const scroller = scrollerRef.current;
     if (!scroller) return;
     const distanceToBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
-    layout.current = {
-      ...layout.current,
-      scrollTop: scroller.scrollTop,
-      scrollHeight: scroller.scrollHeight,
-      following: distanceToBottom <= FOLLOW_THRESHOLD,
-    };
+    layout.current = { ...layout.current, scrollTop: scroller.scrollTop, scrollHeight: scroller.scrollHeight };
+    setFollowing(distanceToBottom <= FOLLOW_THRESHOLD);
   }
 
   return (
@@ -84,11 +117,20 @@ export function Transcript({ events, hasOlder, loadingOlder, olderError, onLoadO
         <p className="empty-state">No messages yet. Write the first one below.</p>
       ) : (
         <ol className="transcript-events" role="log" aria-label="Transcript" aria-live="polite">
-          {events.map((event) => (
-            <li key={event.id}>
-              <TranscriptEvent event={event} />
-            </li>
-          ))}
+          {events.map((event) => {
+            const cited = isCited(event.seq, citedRange);
+            return (
+              <li
+                key={event.id}
+                data-seq={event.seq}
+                className={cited ? 'transcript-item-cited' : undefined}
+                tabIndex={cited && event.seq === citedRange?.fromSeq ? -1 : undefined}
+              >
+                {cited && <span className="cited-label">Cited source</span>}
+                <TranscriptEvent event={event} />
+              </li>
+            );
+          })}
         </ol>
       )}
     </div>

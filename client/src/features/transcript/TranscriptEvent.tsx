@@ -1,6 +1,10 @@
+import { Link } from 'react-router';
+import { formatTime } from '../../app/format';
 import { graphql } from '../../gql';
 import type { EventKind, TranscriptEventFragment } from '../../gql/graphql';
-import { formatTime } from '../../app/format';
+import { readSuccessorBanner, readTransitionCard } from '../continuation/continuation-events';
+import { TransitionCard } from '../continuation/TransitionCard';
+import { eventRangeLink } from './cited-range';
 
 export const TranscriptEventFragmentDocument = graphql(`
   fragment TranscriptEvent on Event {
@@ -12,6 +16,13 @@ export const TranscriptEventFragmentDocument = graphql(`
     toolCallId
     tokenCount
     createdAt
+    replayOf {
+      id
+      session {
+        id
+        title
+      }
+    }
   }
 `);
 
@@ -25,6 +36,21 @@ const AUTHOR_BY_KIND: Record<EventKind, string> = {
 };
 
 export function TranscriptEvent({ event }: { event: TranscriptEventFragment }) {
+  if (event.kind === 'CONTINUATION') {
+    const card = readTransitionCard(event.data);
+    if (card) return <TransitionCard card={card} createdAt={event.createdAt} />;
+    const banner = readSuccessorBanner(event.data);
+    // The page's banner carries the actions; in the transcript this only marks where the session begins.
+    if (banner) {
+      return (
+        <p className="successor-start">
+          This session begins here, continuing “{banner.predecessorTitle}”{' · '}
+          <time dateTime={event.createdAt}>{formatTime(event.createdAt)}</time>
+        </p>
+      );
+    }
+  }
+
   const hasPayload = event.data !== null && event.data !== undefined;
   return (
     <article className={`transcript-event transcript-event-${event.kind.toLowerCase().replaceAll('_', '-')}`}>
@@ -35,6 +61,14 @@ export function TranscriptEvent({ event }: { event: TranscriptEventFragment }) {
       </header>
       {event.text && <p className="transcript-event-text">{event.text}</p>}
       {hasPayload && <pre className="transcript-event-payload">{JSON.stringify(event.data, null, 2)}</pre>}
+      {event.replayOf && (
+        <p className="transcript-event-provenance">
+          Replayed exactly{' '}
+          <Link to={eventRangeLink(event.replayOf.session.id, event.replayOf.id, event.replayOf.id)}>
+            from “{event.replayOf.session.title}”
+          </Link>
+        </p>
+      )}
     </article>
   );
 }

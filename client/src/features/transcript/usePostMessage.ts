@@ -12,9 +12,13 @@ export const PostMessageMutation = graphql(`
         }
         session {
           id
+          title
           status
           eventCount
           tokenCount
+          continuedFrom {
+            id
+          }
         }
       }
       ... on OperationError {
@@ -24,14 +28,24 @@ export const PostMessageMutation = graphql(`
           path
           message
         }
+        currentContinuation {
+          id
+          title
+        }
       }
     }
   }
 `);
 
+export interface PostMessageOptions {
+  /** Writing to a CONTINUED session: start a new continuation that receives the message. */
+  branch?: boolean;
+}
+
 /**
  * Posts a user message. The server's answer carries the session's new counters; the event
  * itself is added to the cached transcript here, so it shows before the subscription echoes it.
+ * With `branch`, the answer's session is the new successor (its transcript is not cached yet).
  */
 export function usePostMessage() {
   const [mutate, { loading }] = useMutation(PostMessageMutation, {
@@ -43,8 +57,9 @@ export function usePostMessage() {
     },
   });
 
-  async function postMessage(sessionId: string, text: string, clientMessageId: string) {
-    const { data } = await mutate({ variables: { input: { sessionId, text, clientMessageId } } });
+  async function postMessage(sessionId: string, text: string, clientMessageId: string, options: PostMessageOptions = {}) {
+    const input = { sessionId, text, clientMessageId, ...(options.branch ? { branch: true } : {}) };
+    const { data } = await mutate({ variables: { input } });
     if (!data) throw new Error('The server sent no result for the message.');
     return data.postMessage;
   }

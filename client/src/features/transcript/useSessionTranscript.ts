@@ -16,6 +16,15 @@ export const SessionTranscriptQuery = graphql(`
       createdAt
       eventCount
       tokenCount
+      currentContinuation {
+        id
+        title
+        status
+      }
+      continuedFrom {
+        ...SuccessorBanner
+      }
+      ...LineageControl
       events(last: $last, before: $before) {
         edges {
           node {

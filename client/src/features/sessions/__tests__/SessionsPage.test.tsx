@@ -10,15 +10,32 @@ import { CreateSessionMutation } from '../useCreateSession';
 import { SESSIONS_PAGE_SIZE, SessionsQuery } from '../useSessions';
 
 function summary(n: number, title = `Session ${n}`): SessionSummaryFragment {
+  const id = `session-${n}`;
   return {
     __typename: 'Session',
-    id: `session-${n}`,
+    id,
     kind: 'ROOT',
     status: 'ACTIVE',
     title,
     description: null,
     createdAt: '2026-03-01T09:00:00.000Z',
-    eventCount: n,
+    currentContinuation: { __typename: 'Session', id, title, status: 'ACTIVE', lineage: [{ __typename: 'Session', id }] },
+  };
+}
+
+/** An origin continued twice: its lineage's head is the second successor. */
+function continuedTwice(n: number, title: string, headTitle: string): SessionSummaryFragment {
+  const id = `session-${n}`;
+  return {
+    ...summary(n, title),
+    status: 'CONTINUED',
+    currentContinuation: {
+      __typename: 'Session',
+      id: `${id}-head`,
+      title: headTitle,
+      status: 'ACTIVE',
+      lineage: [id, `${id}-middle`, `${id}-head`].map((step) => ({ __typename: 'Session' as const, id: step })),
+    },
   };
 }
 
@@ -79,6 +96,34 @@ describe('the sessions list', () => {
     expect(listedTitles()).toEqual(['Session 3', 'Session 2', 'Session 1']);
     expect(screen.getByText('Showing 3 of 3 sessions')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Load more sessions' })).not.toBeInTheDocument();
+  });
+
+  it('shows each lineage once, by its origin, and leads to where it continues now', async () => {
+    renderSessionsPage([
+      sessionsMock([continuedTwice(2, 'Rethink compaction', 'Implementation plan'), summary(1, 'Release notes')], 2, false),
+    ]);
+
+    const continued = await screen.findByRole('link', { name: /Rethink compaction/ });
+    expect(continued).toHaveAttribute('href', '/sessions/session-2-head');
+    expect(continued).toHaveTextContent('Now in “Implementation plan”');
+    expect(continued).toHaveTextContent('3 sessions in lineage');
+    const single = screen.getByRole('link', { name: /Release notes/ });
+    expect(single).toHaveAttribute('href', '/sessions/session-1');
+    expect(single).not.toHaveTextContent('Now in');
+
+    fireEvent.click(continued);
+    expect(await screen.findByText('Opened session-2-head')).toBeInTheDocument();
+  });
+
+  it('says so when the sessions cannot be loaded', async () => {
+    renderSessionsPage([
+      {
+        request: { query: SessionsQuery, variables: { first: SESSIONS_PAGE_SIZE } },
+        error: new Error('Network down'),
+      },
+    ]);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('Sessions could not be loaded: Network down');
   });
 
   it('says so when there are no sessions', async () => {

@@ -1,102 +1,17 @@
-import { ApolloLink } from '@apollo/client';
-import { MockLink, MockSubscriptionLink } from '@apollo/client/testing';
-import { MockedProvider } from '@apollo/client/testing/react';
+import type { MockLink } from '@apollo/client/testing';
 import { describe, expect, it } from '@jest/globals';
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { OperationTypeNode } from 'graphql';
-import { MemoryRouter } from 'react-router';
-import { createCache } from '../../../app/cache';
-import type { TranscriptEventFragment } from '../../../gql/graphql';
-import { SessionPage } from '../SessionPage';
-import { PostMessageMutation } from '../usePostMessage';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import {
+  SESSION_ID,
+  event,
+  findInTranscript,
+  renderSessionPage,
+  sessionShape,
+  transcriptMock,
+  transcriptTexts,
+} from '../../../test/session-page-harness';
 import { SessionTranscriptQuery, TRANSCRIPT_PAGE_SIZE } from '../useSessionTranscript';
-
-const SESSION_ID = 'session-1';
-
-function event(seq: number, text = `Message ${seq}`): TranscriptEventFragment {
-  return {
-    __typename: 'Event',
-    id: `event-${seq}`,
-    seq,
-    kind: seq % 2 === 1 ? 'USER_MESSAGE' : 'ASSISTANT_MESSAGE',
-    text,
-    data: null,
-    toolCallId: null,
-    tokenCount: 2,
-    createdAt: '2026-03-01T10:00:00.000Z',
-  };
-}
-
-interface Page {
-  events: TranscriptEventFragment[];
-  hasPreviousPage?: boolean;
-  totalCount?: number;
-}
-
-function transcriptMock({ events, hasPreviousPage = false, totalCount = events.length }: Page, before?: string) {
-  return {
-    request: {
-      query: SessionTranscriptQuery,
-      variables: { id: SESSION_ID, last: TRANSCRIPT_PAGE_SIZE, ...(before ? { before } : {}) },
-    },
-    result: {
-      data: {
-        session: {
-          __typename: 'Session' as const,
-          id: SESSION_ID,
-          kind: 'ROOT' as const,
-          status: 'ACTIVE' as const,
-          title: 'Plan the migration',
-          description: null,
-          createdAt: '2026-03-01T09:00:00.000Z',
-          eventCount: totalCount,
-          tokenCount: totalCount * 2,
-          events: {
-            __typename: 'EventConnection' as const,
-            edges: events.map((node) => ({ __typename: 'EventEdge' as const, node })),
-            pageInfo: {
-              __typename: 'PageInfo' as const,
-              hasPreviousPage,
-              hasNextPage: false,
-              startCursor: events.length > 0 ? `cursor-${events[0].seq}` : null,
-              endCursor: events.length > 0 ? `cursor-${events[events.length - 1].seq}` : null,
-            },
-            totalCount,
-          },
-        },
-      },
-    },
-  };
-}
-
-function renderSessionPage(mocks: MockLink.MockedResponse[]) {
-  const live = new MockSubscriptionLink();
-  const link = ApolloLink.split(
-    ({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION,
-    live,
-    new MockLink(mocks),
-  );
-  render(
-    <MockedProvider cache={createCache()} link={link}>
-      <MemoryRouter>
-        <SessionPage sessionId={SESSION_ID} />
-      </MemoryRouter>
-    </MockedProvider>,
-  );
-  return { live };
-}
-
-/** Waits for an event's text in the transcript (the composer may hold the same text). */
-function findInTranscript(text: string) {
-  return within(screen.getByRole('log', { name: 'Transcript' })).findByText(text);
-}
-
-function transcriptTexts(): string[] {
-  const log = screen.getByRole('log', { name: 'Transcript' });
-  return within(log)
-    .getAllByRole('listitem')
-    .map((item) => item.querySelector('.transcript-event-text')?.textContent ?? '');
-}
+import { PostMessageMutation } from '../usePostMessage';
 
 describe('the session view', () => {
   it('shows the latest page of the transcript, oldest first', async () => {
@@ -120,6 +35,7 @@ describe('the session view', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Load earlier messages' }));
 
     expect(await screen.findByText('Start of the session')).toBeInTheDocument();
+    screen.debug(screen.getByRole('log'), 100000);
     expect(transcriptTexts()).toEqual(['Message 1', 'Message 2', 'Message 3', 'Message 4', 'Message 5']);
     expect(screen.queryByRole('button', { name: 'Load earlier messages' })).not.toBeInTheDocument();
   });
@@ -144,7 +60,7 @@ describe('the session view', () => {
 
 describe('live updates', () => {
   it('merges events from the subscription without duplicates', async () => {
-    const { live } = renderSessionPage([transcriptMock({ events: [event(1), event(2)] })]);
+    const { transcriptFeed: live } = renderSessionPage([transcriptMock({ events: [event(1), event(2)] })]);
     await screen.findByRole('heading', { name: 'Plan the migration' });
 
     act(() => live.simulateResult({ result: { data: { sessionEvents: event(2) } } }));
@@ -157,6 +73,15 @@ describe('live updates', () => {
 });
 
 describe('the composer', () => {
+  const successSession = {
+    __typename: 'Session',
+    id: SESSION_ID,
+    title: 'Plan the migration',
+    status: 'ACTIVE',
+    eventCount: 2,
+    tokenCount: 4,
+    continuedFrom: null,
+  };
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
   function postMessageMock(respond: (input: { sessionId: string; text: string; clientMessageId: string }) => object) {
@@ -180,7 +105,7 @@ describe('the composer', () => {
     const { mock, inputs } = postMessageMock(({ text }) => ({
       __typename: 'PostMessageSuccess',
       event: event(2, text),
-      session: { __typename: 'Session', id: SESSION_ID, status: 'ACTIVE', eventCount: 2, tokenCount: 4 },
+      session: successSession,
     }));
     renderSessionPage([transcriptMock({ events: [event(1)] }), mock]);
     await screen.findByRole('heading', { name: 'Plan the migration' });
@@ -204,9 +129,9 @@ describe('the composer', () => {
     const { mock } = postMessageMock(({ text }) => ({
       __typename: 'PostMessageSuccess',
       event: event(2, text),
-      session: { __typename: 'Session', id: SESSION_ID, status: 'ACTIVE', eventCount: 2, tokenCount: 4 },
+      session: successSession,
     }));
-    const { live } = renderSessionPage([transcriptMock({ events: [event(1)] }), mock]);
+    const { transcriptFeed: live } = renderSessionPage([transcriptMock({ events: [event(1)] }), mock]);
     await screen.findByRole('heading', { name: 'Plan the migration' });
 
     write('Ship it');
@@ -223,9 +148,10 @@ describe('the composer', () => {
   it('shows why the server refused the message and keeps the draft', async () => {
     const { mock } = postMessageMock(() => ({
       __typename: 'OperationError',
-      code: 'SESSION_CONTINUED',
-      message: 'This session was continued; write in its current continuation.',
-      details: [{ __typename: 'ErrorDetail', path: ['input', 'sessionId'], message: 'The session is read-only.' }],
+      code: 'INVALID_INPUT',
+      message: 'The message is too long.',
+      details: [{ __typename: 'ErrorDetail', path: ['input', 'text'], message: 'At most 100,000 characters.' }],
+      currentContinuation: null,
     }));
     renderSessionPage([transcriptMock({ events: [event(1)] }), mock]);
     await screen.findByRole('heading', { name: 'Plan the migration' });
@@ -234,8 +160,8 @@ describe('the composer', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
 
     const alert = await screen.findByRole('alert');
-    expect(alert).toHaveTextContent('This session was continued; write in its current continuation.');
-    expect(alert).toHaveTextContent('input.sessionId: The session is read-only.');
+    expect(alert).toHaveTextContent('The message was not sent. The message is too long.');
+    expect(alert).toHaveTextContent('input.text: At most 100,000 characters.');
     expect(screen.getByLabelText('Message')).toHaveValue('One more thing');
     expect(transcriptTexts()).toEqual(['Message 1']);
   });

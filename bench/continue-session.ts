@@ -1,0 +1,357 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { Pool } from 'pg';
+import { EventKind, eventHash, eventTokenCount } from '../server/src/domain/transcript';
+import { GraphQLClient } from './graphql';
+
+/** A root session at a turn boundary, with the ids of its user messages in order. */
+export interface Predecessor {
+  id: string;
+  messageIds: string[];
+}
+
+const MESSAGES = [
+  'Our agent loses decisions once a chat gets long. Look at how it summarises history today and list what goes missing.',
+  'Good list. The storage question is settled: invoices stay in PostgreSQL and receipts move to object storage.',
+  'Now the rollout: write a step-by-step plan for moving receipts, with a rollback for each step.',
+];
+
+const HANDOFF = {
+  purpose: 'Plan the rollout of moving receipts to object storage, now that the storage decision is made.',
+  currentRequest: 'Write a step-by-step rollout plan for moving receipts, with a rollback for each step.',
+  establishedFacts: [
+    'Invoices stay in PostgreSQL.',
+    'Receipts are written once and read rarely.',
+    'About 40 million receipts exist today.',
+  ],
+  decisions: ['Receipts move to object storage.', 'No dual writes after the cut-over.'],
+  openQuestions: ['Which retention policy applies to the receipts bucket?', 'Who signs off the cut-over date?'],
+  nextActions: ['Draft the plan.', 'List a rollback for each step.', 'Estimate the copy time.'],
+  cautions: ['Do not delete receipts from PostgreSQL before the copy is verified.'],
+};
+
+const TITLE = 'Receipts rollout';
+
+const CONTINUE = `mutation ($input: ContinueSessionInput!) { continueSession(input: $input) {
+  __typename
+  ... on ContinueSessionSuccess { edge { id } successor { id } run { id status } }
+  ... on OperationError { code message }
+} }`;
+
+const MESSAGE_TOKENS = MESSAGES.map((text) => eventTokenCount(text, null));
+
+/**
+ * Root sessions holding MESSAGES as user messages, written in bulk with the server's own hash and
+ * token functions: the rows posting the messages would write, in seconds instead of minutes.
+ */
+export async function preparePredecessors(pool: Pool, accountId: string, count: number): Promise<Predecessor[]> {
+  const predecessors: Predecessor[] = [];
+  const BATCH = 500;
+  for (let offset = 0; offset < count; offset += BATCH) {
+    const sessions = { ids: [] as string[], createdAt: [] as string[], hashes: [] as string[] };
+    const events = { ids: [] as string[], sessionIds: [] as string[], seqs: [] as number[], texts: [] as string[], tokens: [] as number[], totals: [] as number[], hashes: [] as string[], createdAt: [] as string[] };
+    for (let i = offset; i < Math.min(count, offset + BATCH); i++) {
+      const sessionId = randomUUID();
+      const startedAt = Date.now();
+      let hash = '';
+      let total = 0;
+      const messageIds = MESSAGES.map((text, index) => {
+        const seq = index + 1;
+        const createdAt = new Date(startedAt + seq);
+        hash = eventHash(hash, { sessionId, seq, kind: EventKind.USER_MESSAGE, text, data: null, toolCallId: null, replayOfId: null, createdAt });
+        total += MESSAGE_TOKENS[index];
+        const id = randomUUID();
+        events.ids.push(id);
+        events.sessionIds.push(sessionId);
+        events.seqs.push(seq);
+        events.texts.push(text);
+        events.tokens.push(MESSAGE_TOKENS[index]);
+        events.totals.push(total);
+        events.hashes.push(hash);
+        events.createdAt.push(createdAt.toISOString());
+        return id;
+      });
+      sessions.ids.push(sessionId);
+      sessions.createdAt.push(new Date(startedAt).toISOString());
+      sessions.hashes.push(hash);
+      predecessors.push({ id: sessionId, messageIds });
+    }
+    const tokenCount = MESSAGE_TOKENS.reduce((a, b) => a + b, 0);
+    await pool.query(
+      `INSERT INTO sessions (id, account_id, kind, status, title, created_at, event_count, token_count, last_event_hash, origin_id)
+       SELECT s.id, $2, 'ROOT', 'ACTIVE', 'Long-running design chat', s.created_at, $3, $4, s.hash, s.id
+       FROM unnest($1::uuid[], $5::timestamptz[], $6::text[]) AS s (id, created_at, hash)`,
+      [sessions.ids, accountId, MESSAGES.length, tokenCount, sessions.createdAt, sessions.hashes],
+    );
+    await pool.query(
+      `INSERT INTO events (id, session_id, account_id, seq, kind, text, token_count, token_total, hash, created_at)
+       SELECT e.id, e.session_id, $9, e.seq, 'USER_MESSAGE', e.text, e.token_count, e.token_total, e.hash, e.created_at
+       FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::int[], $6::int[], $7::text[], $8::timestamptz[])
+         AS e (id, session_id, seq, text, token_count, token_total, hash, created_at)`,
+      [events.ids, events.sessionIds, events.seqs, events.texts, events.tokens, events.totals, events.hashes, events.createdAt, accountId],
+    );
+  }
+  return predecessors;
+}
+
+/** One continueSession over HTTP: a full handoff citing two event ranges of the predecessor. */
+export async function continueOverHttp(client: GraphQLClient, predecessor: Predecessor): Promise<void> {
+  const [first, second, third] = predecessor.messageIds;
+  const { continueSession } = await client.data<{ continueSession: { __typename: string; code?: string; message?: string } }>(
+    CONTINUE,
+    {
+      input: {
+        sessionId: predecessor.id,
+        idempotencyKey: randomUUID(),
+        reason: 'PHASE_CHANGE',
+        title: TITLE,
+        handoff: HANDOFF,
+        sources: [
+          {
+            kind: 'SESSION_EVENTS',
+            relevance: 'What summaries lost, and the storage decision this plan builds on.',
+            sessionId: predecessor.id,
+            fromEventId: first,
+            toEventId: second,
+          },
+          {
+            kind: 'SESSION_EVENTS',
+            relevance: 'The request that starts the rollout phase.',
+            sessionId: predecessor.id,
+            fromEventId: second,
+            toEventId: third,
+          },
+        ],
+      },
+    },
+  );
+  if (continueSession.__typename !== 'ContinueSessionSuccess') {
+    throw new Error(`continueSession failed: ${continueSession.code} ${continueSession.message}`);
+  }
+}
+
+/** The JSON columns of one manifest the server wrote, reused verbatim by the raw transaction. */
+export interface ManifestTemplate {
+  handoff: string;
+  sources: string;
+  items: string;
+  transferredState: string;
+  lineageBlock: string;
+  context: string;
+  tokenBudget: number;
+  tokenCost: number;
+  /** Characters of JSON and text the row carries: what the report shows as its size. */
+  size: number;
+}
+
+export async function readManifestTemplate(pool: Pool): Promise<ManifestTemplate> {
+  const { rows } = await pool.query(
+    `SELECT handoff::text, sources::text, items::text, transferred_state::text, lineage_block, context::text, token_budget, token_cost
+     FROM projection_manifests ORDER BY created_at DESC LIMIT 1`,
+  );
+  if (!rows[0]) throw new Error('The server wrote no manifest to size the raw transaction on');
+  const row = rows[0];
+  const template = {
+    handoff: row.handoff,
+    sources: row.sources,
+    items: row.items,
+    transferredState: row.transferred_state,
+    lineageBlock: row.lineage_block,
+    context: row.context,
+    tokenBudget: row.token_budget,
+    tokenCost: row.token_cost,
+  };
+  const size = [template.handoff, template.sources, template.items, template.transferredState, template.lineageBlock, template.context]
+    .map((part) => part.length)
+    .reduce((a, b) => a + b, 0);
+  return { ...template, size };
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** The server tokenizes; a raw writer need not, so it estimates (about four characters a token). */
+const estimateTokens = (text: string, data: unknown) => Math.ceil((text.length + (data == null ? 0 : JSON.stringify(data).length)) / 4);
+
+interface EventDraft {
+  kind: EventKind;
+  text: string;
+  data: object | null;
+  replayOfId: string | null;
+}
+
+interface EventRow extends EventDraft {
+  id: string;
+  sessionId: string;
+  seq: number;
+  tokenCount: number;
+  tokenTotal: number;
+  hash: string;
+}
+
+/** Extends a session's hash chain and running totals (`head`, updated in place) by `drafts`. */
+function append(sessionId: string, head: { seq: number; tokens: number; hash: string }, drafts: EventDraft[], createdAt: Date): EventRow[] {
+  return drafts.map((draft) => {
+    head.seq += 1;
+    const tokenCount = estimateTokens(draft.text, draft.data);
+    head.tokens += tokenCount;
+    head.hash = eventHash(head.hash, { sessionId, seq: head.seq, toolCallId: null, createdAt, ...draft });
+    return { id: randomUUID(), sessionId, seq: head.seq, tokenCount, tokenTotal: head.tokens, hash: head.hash, ...draft };
+  });
+}
+
+// The predecessor and its latest user message in one round trip, the row locked as the server locks it.
+const LOCK_PREDECESSOR = `
+  SELECT session.title, session.event_count, session.token_count, session.last_event_hash, session.origin_id, session.lineage_depth,
+         latest.id AS message_id, latest.text AS message_text
+  FROM sessions session
+  CROSS JOIN LATERAL (
+    SELECT id, text FROM events
+    WHERE session_id = session.id AND kind = 'USER_MESSAGE'
+    ORDER BY seq DESC LIMIT 1
+  ) latest
+  WHERE session.id = $1 AND session.account_id = $2
+  FOR UPDATE OF session`;
+
+/**
+ * The rows one continuation writes, in one transaction with no checks and no tokenizer: the
+ * least any implementation must send to PostgreSQL for the same result.
+ */
+export async function continueInSql(pool: Pool, accountId: string, predecessorId: string, manifest: ManifestTemplate): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query(LOCK_PREDECESSOR, [predecessorId, accountId]);
+    const predecessor = rows[0];
+    if (!predecessor) throw new Error(`No predecessor ${predecessorId}`);
+    const now = new Date();
+    const successorId = randomUUID();
+    const edgeId = randomUUID();
+    const manifestId = randomUUID();
+    const reason = 'PHASE_CHANGE';
+
+    const successorHead = { seq: 0, tokens: 0, hash: '' };
+    const successorEvents = append(
+      successorId,
+      successorHead,
+      [
+        {
+          kind: EventKind.CONTINUATION,
+          text: `Continued from "${predecessor.title}"`,
+          data: { role: 'banner', edgeId, manifestId, predecessorId, predecessorTitle: predecessor.title, reason, actor: 'AGENT' },
+          replayOfId: null,
+        },
+        { kind: EventKind.USER_MESSAGE, text: predecessor.message_text, data: null, replayOfId: predecessor.message_id },
+      ],
+      now,
+    );
+    const predecessorHead = { seq: predecessor.event_count, tokens: predecessor.token_count, hash: predecessor.last_event_hash };
+    const card = append(
+      predecessorId,
+      predecessorHead,
+      [
+        {
+          kind: EventKind.CONTINUATION,
+          text: `Continued in "${TITLE}"`,
+          data: {
+            role: 'transition_card',
+            edgeId,
+            manifestId,
+            successorId,
+            successorTitle: TITLE,
+            reason,
+            actor: 'AGENT',
+            carried: 'the current request, 3 established facts, 2 decisions, 2 open questions, 3 next actions, 1 caution, 2 sources',
+            includedSources: 2,
+            omittedSources: 0,
+          },
+          replayOfId: null,
+        },
+      ],
+      now,
+    );
+
+    await client.query(
+      `INSERT INTO sessions (id, account_id, kind, status, title, created_at, event_count, token_count, last_event_hash,
+                             origin_id, lineage_depth, continuation_streak)
+       VALUES ($1, $2, 'CONTINUATION', 'ACTIVE', $3, $4, $5, $6, $7, $8, $9, 1)`,
+      [successorId, accountId, TITLE, now, successorHead.seq, successorHead.tokens, successorHead.hash, predecessor.origin_id, predecessor.lineage_depth + 1],
+    );
+    const events = [...successorEvents, ...card];
+    const columns = 12;
+    await client.query(
+      `INSERT INTO events (id, session_id, account_id, seq, kind, text, data, token_count, token_total, hash, replay_of_id, created_at)
+       VALUES ${events.map((_, row) => `(${Array.from({ length: columns }, (_, column) => `$${row * columns + column + 1}`).join(', ')})`).join(', ')}`,
+      events.flatMap((event) => [
+        event.id,
+        event.sessionId,
+        accountId,
+        event.seq,
+        event.kind,
+        event.text,
+        event.data == null ? null : JSON.stringify(event.data),
+        event.tokenCount,
+        event.tokenTotal,
+        event.hash,
+        event.replayOfId,
+        now,
+      ]),
+    );
+    await client.query(
+      `UPDATE sessions SET status = 'CONTINUED', event_count = $2, token_count = $3, last_event_hash = $4 WHERE id = $1`,
+      [predecessorId, predecessorHead.seq, predecessorHead.tokens, predecessorHead.hash],
+    );
+    await client.query(
+      `INSERT INTO continuation_edges (id, account_id, predecessor_id, predecessor_depth, successor_id, successor_depth, reason, actor,
+                                       initiating_event_id, idempotency_key, request_fingerprint, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'AGENT', $8, $9, $10, $11)`,
+      [
+        edgeId,
+        accountId,
+        predecessorId,
+        predecessor.lineage_depth,
+        successorId,
+        predecessor.lineage_depth + 1,
+        reason,
+        predecessor.message_id,
+        randomUUID(),
+        sha256(`${predecessorId}:${reason}:${TITLE}`),
+        now,
+      ],
+    );
+    await client.query(
+      `INSERT INTO projection_manifests (id, account_id, edge_id, predecessor_id, successor_id, origin_id, initiating_event_id, actor, reason,
+                                         handoff, sources, items, transferred_state, lineage_block, context, compiler_version, model_version,
+                                         token_budget, token_cost, hash, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'AGENT', $8, $9, $10, $11, $12, $13, $14, 'projection-compiler/1', 'o200k_base', $15, $16, $17, $18)`,
+      [
+        manifestId,
+        accountId,
+        edgeId,
+        predecessorId,
+        successorId,
+        predecessor.origin_id,
+        predecessor.message_id,
+        reason,
+        manifest.handoff,
+        manifest.sources,
+        manifest.items,
+        manifest.transferredState,
+        manifest.lineageBlock,
+        manifest.context,
+        manifest.tokenBudget,
+        manifest.tokenCost,
+        sha256(manifest.handoff + manifest.sources + manifest.items + manifest.transferredState + manifest.lineageBlock + manifest.context),
+        now,
+      ],
+    );
+    await client.query(
+      `INSERT INTO runs (id, account_id, session_id, kind, status, created_at, updated_at) VALUES ($1, $2, $3, 'TURN', 'QUEUED', $4, $4)`,
+      [randomUUID(), accountId, successorId, now],
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+}

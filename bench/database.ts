@@ -1,0 +1,29 @@
+import { Client } from 'pg';
+
+export interface BenchDatabase {
+  /** The URL of the new database, on the same server as the one given. */
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function onServer<T>(serverUrl: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new, empty database of this run beside the one `serverUrl` names, which is never written to. */
+export async function createBenchDatabase(serverUrl: string): Promise<BenchDatabase> {
+  const name = `sc_bench_${Date.now()}_${process.pid}`;
+  await onServer(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => onServer(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+  };
+}

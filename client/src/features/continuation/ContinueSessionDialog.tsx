@@ -1,0 +1,210 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { ContinueSessionMutation } from '../../gql/graphql';
+import { OperationErrorNotice, type OperationError } from '../../app/OperationErrorNotice';
+import type { ContinuationInitiation } from './useContinuationFollower';
+import { useContinueSession } from './useContinueSession';
+
+type ContinueResult = ContinueSessionMutation['continueSession'];
+
+/** The server's default; also what the successor gets when the person does not change it. */
+const DEFAULT_TOKEN_BUDGET = 8000;
+const MINIMUM_TOKEN_BUDGET = 64;
+
+interface ContinueSessionActionProps {
+  session: { id: string; title: string; eventCount: number };
+  /** Text of the session's latest user message: the default current request. */
+  latestUserMessage: string;
+  initiation: ContinuationInitiation;
+}
+
+type Problem = { kind: 'refused'; error: OperationError } | { kind: 'failed'; message: string };
+
+/** One entry per non-empty line. */
+function lines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+/** "Continue in new session": a person carries the conversation into a fresh successor. */
+export function ContinueSessionAction({ session, latestUserMessage, initiation }: ContinueSessionActionProps) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const [open, setOpen] = useState(false);
+
+  // Modal once the form is in place, so the browser moves focus to its first field.
+  useEffect(() => {
+    if (open) dialogRef.current?.showModal();
+  }, [open]);
+
+  return (
+    <>
+      <button type="button" className="button" onClick={() => setOpen(true)}>
+        Continue in new session
+      </button>
+      <dialog
+        ref={dialogRef}
+        className="continue-dialog"
+        aria-labelledby={`continue-${session.id}-title`}
+        onClose={() => setOpen(false)}
+      >
+        {open && (
+          <ContinueSessionForm
+            session={session}
+            latestUserMessage={latestUserMessage}
+            initiation={initiation}
+            onDone={() => dialogRef.current?.close()}
+          />
+        )}
+      </dialog>
+    </>
+  );
+}
+
+interface ContinueSessionFormProps extends ContinueSessionActionProps {
+  /** Closes the dialog: on cancel, or once the successor exists. */
+  onDone(): void;
+}
+
+function ContinueSessionForm({ session, latestUserMessage, initiation, onDone }: ContinueSessionFormProps) {
+  const [title, setTitle] = useState(session.title);
+  const [purpose, setPurpose] = useState('');
+  const [currentRequest, setCurrentRequest] = useState(latestUserMessage);
+  const [decisions, setDecisions] = useState('');
+  const [establishedFacts, setEstablishedFacts] = useState('');
+  const [openQuestions, setOpenQuestions] = useState('');
+  const [tokenBudget, setTokenBudget] = useState(String(DEFAULT_TOKEN_BUDGET));
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  // One key per confirmed request: a retry after a lost answer cannot create a second successor.
+  const idempotencyKey = useRef<string | null>(null);
+  const { continueSession } = useContinueSession();
+  const id = useId();
+
+  function edit(setter: (value: string) => void, value: string) {
+    setter(value);
+    idempotencyKey.current = null;
+  }
+
+  async function confirm(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (submitting) return;
+    idempotencyKey.current ??= crypto.randomUUID();
+    setProblem(null);
+    setSubmitting(true);
+    initiation.begin();
+    let result: ContinueResult;
+    try {
+      result = await continueSession({
+        sessionId: session.id,
+        eventCount: session.eventCount,
+        title: title.trim(),
+        tokenBudget: Number(tokenBudget),
+        idempotencyKey: idempotencyKey.current,
+        handoff: {
+          purpose: purpose.trim(),
+          currentRequest: currentRequest.trim(),
+          decisions: lines(decisions),
+          establishedFacts: lines(establishedFacts),
+          openQuestions: lines(openQuestions),
+        },
+      });
+    } catch (caught) {
+      initiation.abandon();
+      setSubmitting(false);
+      setProblem({ kind: 'failed', message: caught instanceof Error ? caught.message : String(caught) });
+      return;
+    }
+    setSubmitting(false);
+    if (result.__typename === 'OperationError') {
+      // Nothing was written: a corrected request is a new one.
+      idempotencyKey.current = null;
+      initiation.abandon();
+      setProblem({ kind: 'refused', error: result });
+      return;
+    }
+    initiation.follow({ edgeId: result.edge.id, successorId: result.successor.id, successorTitle: result.successor.title });
+    onDone();
+  }
+
+  return (
+    <form className="continue-form stack" onSubmit={(event) => void confirm(event)}>
+      <h2 id={`continue-${session.id}-title`}>Continue in new session</h2>
+      <p className="hint">
+        This session stays complete and readable. The new one starts from your handoff, the latest message and
+        links to this whole conversation.
+      </p>
+      <label htmlFor={`${id}-title`}>Title</label>
+      <input id={`${id}-title`} required maxLength={200} value={title} onChange={(e) => edit(setTitle, e.target.value)} />
+      <label htmlFor={`${id}-purpose`}>Purpose</label>
+      <textarea
+        id={`${id}-purpose`}
+        required
+        rows={2}
+        placeholder="What the new session is for"
+        value={purpose}
+        onChange={(e) => edit(setPurpose, e.target.value)}
+      />
+      <label htmlFor={`${id}-request`}>Current request</label>
+      <textarea
+        id={`${id}-request`}
+        required
+        rows={2}
+        value={currentRequest}
+        onChange={(e) => edit(setCurrentRequest, e.target.value)}
+      />
+      <ListField id={`${id}-decisions`} label="Decisions" value={decisions} onChange={(value) => edit(setDecisions, value)} />
+      <ListField id={`${id}-facts`} label="Established facts" value={establishedFacts} onChange={(value) => edit(setEstablishedFacts, value)} />
+      <ListField id={`${id}-questions`} label="Open questions" value={openQuestions} onChange={(value) => edit(setOpenQuestions, value)} />
+      <label htmlFor={`${id}-budget`}>Token budget</label>
+      <input
+        id={`${id}-budget`}
+        type="number"
+        inputMode="numeric"
+        required
+        min={MINIMUM_TOKEN_BUDGET}
+        step={1}
+        aria-describedby={`${id}-budget-hint`}
+        value={tokenBudget}
+        onChange={(e) => edit(setTokenBudget, e.target.value)}
+      />
+      <p id={`${id}-budget-hint`} className="hint">
+        Tokens of the new session's starting context; sources that do not fit stay linked but are not loaded.
+      </p>
+      {problem &&
+        (problem.kind === 'refused' ? (
+          <OperationErrorNotice lead="The session was not continued." error={problem.error} />
+        ) : (
+          <p className="notice notice-error" role="alert">
+            The session was not continued: {problem.message}
+          </p>
+        ))}
+      <div className="dialog-actions">
+        <button type="button" className="button" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-primary" disabled={submitting}>
+          {submitting ? 'Continuing…' : 'Continue'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+interface ListFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange(value: string): void;
+}
+
+function ListField({ id, label, value, onChange }: ListFieldProps) {
+  return (
+    <>
+      <label htmlFor={id}>
+        {label} <span className="hint">(optional, one per line)</span>
+      </label>
+      <textarea id={id} rows={2} value={value} onChange={(event) => onChange(event.target.value)} />
+    </>
+  );
+}

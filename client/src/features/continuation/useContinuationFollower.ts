@@ -1,0 +1,132 @@
+import { useSubscription } from '@apollo/client/react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { graphql } from '../../gql';
+import type { ContinuedElsewhere } from './ContinuationNotice';
+import { decideFollow } from './follow-decision';
+import { hasFollowed, rememberFollowed } from './followed-continuations';
+
+export const SessionContinuedSubscription = graphql(`
+  subscription SessionContinued($sessionId: ID!) {
+    sessionContinued(sessionId: $sessionId) {
+      edge {
+        id
+      }
+      predecessor {
+        id
+        status
+        currentContinuation {
+          id
+          title
+          status
+        }
+        ...LineageControl
+      }
+      successor {
+        id
+        title
+      }
+    }
+  }
+`);
+
+/** Location state of a page reached by following a continuation. */
+export interface FollowedState {
+  followedContinuation: string;
+}
+
+export function isFollowedState(state: unknown): state is FollowedState {
+  return typeof state === 'object' && state !== null && typeof (state as FollowedState).followedContinuation === 'string';
+}
+
+/** How the dialog and the branch composer tell the follower that this tab asks for a continuation. */
+export interface ContinuationInitiation {
+  /** Call before sending the request: its announcement may arrive before its answer. */
+  begin(): void;
+  /** The request failed or was refused: nothing to follow. */
+  abandon(): void;
+  /** The request succeeded: follow it unless the person has moved on meanwhile. */
+  follow(continuation: ContinuedElsewhere): void;
+}
+
+/**
+ * Listens for continuations of the session on screen and either follows one (a history push,
+ * so Back returns here) or reports it in `continuedElsewhere`, as `decideFollow` rules.
+ * `isFollowingTranscript` is read at that moment: whether the transcript is at its live end.
+ */
+export function useContinuationFollower(sessionId: string, isFollowingTranscript: () => boolean) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [continuedElsewhere, setContinuedElsewhere] = useState<ContinuedElsewhere | null>(null);
+  const mounted = useRef(false);
+  const arrivalKey = useRef(location.key);
+  const currentKey = useRef(location.key);
+  const initiationKey = useRef<string | null>(null);
+
+  useEffect(() => {
+    currentKey.current = location.key;
+  }, [location.key]);
+
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  const settle = useCallback(
+    (continuation: ContinuedElsewhere, initiatedHere: boolean) => {
+      const since = initiatedHere && initiationKey.current !== null ? initiationKey.current : arrivalKey.current;
+      const decision = decideFollow({
+        viewingPredecessor: mounted.current,
+        initiatedHere,
+        followingTranscript: isFollowingTranscript(),
+        navigatedSince: currentKey.current !== since,
+        alreadyFollowed: hasFollowed(window.sessionStorage, continuation.edgeId),
+      });
+      if (decision === 'navigate') {
+        rememberFollowed(window.sessionStorage, continuation.edgeId);
+        const state: FollowedState = { followedContinuation: continuation.edgeId };
+        void navigate(`/sessions/${continuation.successorId}`, { state });
+      } else if (decision === 'notify') {
+        setContinuedElsewhere(continuation);
+      }
+    },
+    [isFollowingTranscript, navigate],
+  );
+
+  const { error } = useSubscription(SessionContinuedSubscription, {
+    variables: { sessionId },
+    onData({ data }) {
+      const announced = data.data?.sessionContinued;
+      if (!announced) return;
+      settle(
+        { edgeId: announced.edge.id, successorId: announced.successor.id, successorTitle: announced.successor.title },
+        initiationKey.current !== null,
+      );
+    },
+  });
+
+  const initiation = useMemo<ContinuationInitiation>(
+    () => ({
+      begin() {
+        initiationKey.current = currentKey.current;
+      },
+      abandon() {
+        initiationKey.current = null;
+      },
+      follow(continuation) {
+        settle(continuation, true);
+        initiationKey.current = null;
+      },
+    }),
+    [settle],
+  );
+
+  return {
+    continuedElsewhere,
+    dismissContinuedElsewhere: () => setContinuedElsewhere(null),
+    initiation,
+    error,
+  };
+}

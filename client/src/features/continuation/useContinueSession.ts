@@ -1,0 +1,119 @@
+import { useApolloClient, useMutation } from '@apollo/client/react';
+import { graphql } from '../../gql';
+import type { ContinueSessionInput, HandoffInput } from '../../gql/graphql';
+
+export const ContinueSessionMutation = graphql(`
+  mutation ContinueSession($input: ContinueSessionInput!) {
+    continueSession(input: $input) {
+      __typename
+      ... on ContinueSessionSuccess {
+        edge {
+          id
+          predecessor {
+            id
+            status
+            currentContinuation {
+              id
+              title
+              status
+            }
+          }
+        }
+        successor {
+          id
+          title
+          origin {
+            id
+            currentContinuation {
+              id
+              title
+              status
+              lineage {
+                id
+              }
+            }
+          }
+        }
+      }
+      ... on OperationError {
+        code
+        message
+        details {
+          path
+          message
+        }
+      }
+    }
+  }
+`);
+
+/** The first and the latest event of a transcript, read as exact ranges so the transcript cache stays whole. */
+export const TranscriptBoundsQuery = graphql(`
+  query TranscriptBounds($id: ID!, $lastSeq: Int!) {
+    session(id: $id) {
+      id
+      opening: events(fromSeq: 1, toSeq: 1) {
+        edges {
+          node {
+            id
+          }
+        }
+      }
+      latest: events(fromSeq: $lastSeq, toSeq: $lastSeq) {
+        edges {
+          node {
+            id
+          }
+        }
+      }
+    }
+  }
+`);
+
+export interface ContinuationRequest {
+  sessionId: string;
+  /** The transcript's length when the person confirmed: the cited range ends there. */
+  eventCount: number;
+  title: string;
+  handoff: HandoffInput;
+  tokenBudget: number;
+  idempotencyKey: string;
+}
+
+/**
+ * Continues a session on a person's request, citing its whole transcript as one range. The
+ * answer updates the predecessor (now CONTINUED) and its lineage's head in the cache.
+ * Throws when the transcript's bounds or the answer cannot be read; refusals are returned.
+ */
+export function useContinueSession() {
+  const client = useApolloClient();
+  const [mutate, { loading }] = useMutation(ContinueSessionMutation);
+
+  async function continueSession(request: ContinuationRequest) {
+    const { data: bounds } = await client.query({
+      query: TranscriptBoundsQuery,
+      variables: { id: request.sessionId, lastSeq: request.eventCount },
+      fetchPolicy: 'network-only',
+    });
+    const fromEventId = bounds?.session?.opening.edges[0]?.node.id;
+    const toEventId = bounds?.session?.latest.edges[0]?.node.id;
+    if (!fromEventId || !toEventId) throw new Error('The transcript could not be read to cite it.');
+
+    const input: ContinueSessionInput = {
+      sessionId: request.sessionId,
+      idempotencyKey: request.idempotencyKey,
+      reason: 'USER_REQUEST',
+      title: request.title,
+      handoff: request.handoff,
+      tokenBudget: request.tokenBudget,
+      sources: [
+        { kind: 'SESSION_EVENTS', sessionId: request.sessionId, fromEventId, toEventId, relevance: 'the conversation so far' },
+      ],
+    };
+    const { data } = await mutate({ variables: { input } });
+    if (!data) throw new Error('The server sent no result for the continuation.');
+    return data.continueSession;
+  }
+
+  return { continueSession, continuing: loading };
+}

@@ -1,0 +1,144 @@
+import { ApolloLink } from '@apollo/client';
+import { MockLink, MockSubscriptionLink } from '@apollo/client/testing';
+import { MockedProvider } from '@apollo/client/testing/react';
+import { render, screen, within } from '@testing-library/react';
+import { OperationTypeNode } from 'graphql';
+import { MemoryRouter, Route, Routes, useLocation, useParams } from 'react-router';
+import { createCache } from '../app/cache';
+import type { SessionTranscriptQuery, TranscriptEventFragment } from '../gql/graphql';
+import { SessionPage } from '../features/transcript/SessionPage';
+import { SessionTranscriptQuery as SessionTranscriptDocument, TRANSCRIPT_PAGE_SIZE } from '../features/transcript/useSessionTranscript';
+
+/** The session every page test shows. */
+export const SESSION_ID = 'session-1';
+
+type LoadedSession = NonNullable<SessionTranscriptQuery['session']>;
+export type SessionShape = Omit<LoadedSession, 'events' | 'eventCount' | 'tokenCount'>;
+
+/** Odd seqs are the user's, even ones the assistant's, unless `overrides` says otherwise. */
+export function event(seq: number, text = `Message ${seq}`, overrides: Partial<TranscriptEventFragment> = {}): TranscriptEventFragment {
+  return {
+    __typename: 'Event',
+    id: `event-${seq}`,
+    seq,
+    kind: seq % 2 === 1 ? 'USER_MESSAGE' : 'ASSISTANT_MESSAGE',
+    text,
+    data: null,
+    toolCallId: null,
+    tokenCount: 2,
+    createdAt: '2026-03-01T10:00:00.000Z',
+    replayOf: null,
+    ...overrides,
+  };
+}
+
+/** An ACTIVE root session with no lineage; `overrides` turns it into anything else. */
+export function sessionShape(overrides: Partial<SessionShape> = {}): SessionShape {
+  const title = overrides.title ?? 'Plan the migration';
+  return {
+    __typename: 'Session',
+    id: SESSION_ID,
+    kind: 'ROOT',
+    status: 'ACTIVE',
+    title,
+    description: null,
+    createdAt: '2026-03-01T09:00:00.000Z',
+    currentContinuation: { __typename: 'Session', id: SESSION_ID, title, status: 'ACTIVE' },
+    continuedFrom: null,
+    lineage: [{ __typename: 'Session', id: SESSION_ID, title }],
+    lineageTree: [
+      { __typename: 'LineageNode', depth: 0, session: { __typename: 'Session', id: SESSION_ID, title, status: 'ACTIVE' }, edge: null },
+    ],
+    ...overrides,
+  };
+}
+
+interface Page {
+  events: TranscriptEventFragment[];
+  hasPreviousPage?: boolean;
+  totalCount?: number;
+  session?: SessionShape;
+}
+
+export function transcriptMock(
+  { events, hasPreviousPage = false, totalCount = events.length, session = sessionShape() }: Page,
+  before?: string,
+): MockLink.MockedResponse {
+  return {
+    request: {
+      query: SessionTranscriptDocument,
+      variables: { id: session.id, last: TRANSCRIPT_PAGE_SIZE, ...(before ? { before } : {}) },
+    },
+    result: {
+      data: {
+        session: {
+          ...session,
+          eventCount: totalCount,
+          tokenCount: totalCount * 2,
+          events: {
+            __typename: 'EventConnection',
+            edges: events.map((node) => ({ __typename: 'EventEdge', node })),
+            pageInfo: {
+              __typename: 'PageInfo',
+              hasPreviousPage,
+              hasNextPage: false,
+              startCursor: events.length > 0 ? `cursor-${events[0].seq}` : null,
+              endCursor: events.length > 0 ? `cursor-${events[events.length - 1].seq}` : null,
+            },
+            totalCount,
+          },
+        },
+      },
+    },
+  };
+}
+
+/** Shows where the router went (any other session, the inspector) and with which state. */
+function Elsewhere() {
+  const location = useLocation();
+  const { sessionId, edgeId } = useParams();
+  return (
+    <p data-testid="elsewhere" data-state={JSON.stringify(location.state ?? null)}>
+      {sessionId ? `Opened session ${sessionId}` : `Opened handoff ${edgeId}`}
+    </p>
+  );
+}
+
+/**
+ * Renders the session page at `/sessions/session-1` (plus `search`), with queries and mutations
+ * answered by `mocks`, `sessionEvents` pushed through `transcriptFeed` and `sessionContinued`
+ * through `continuations`. Other sessions and the inspector render as a stub naming the address.
+ */
+export function renderSessionPage(mocks: MockLink.MockedResponse[], { search = '' }: { search?: string } = {}) {
+  const transcriptFeed = new MockSubscriptionLink();
+  const continuations = new MockSubscriptionLink();
+  const link = ApolloLink.split(
+    ({ operationName }) => operationName === 'SessionContinued',
+    continuations,
+    ApolloLink.split(({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION, transcriptFeed, new MockLink(mocks)),
+  );
+  render(
+    <MockedProvider cache={createCache()} link={link}>
+      <MemoryRouter initialEntries={[`/sessions/${SESSION_ID}${search}`]}>
+        <Routes>
+          <Route path={`sessions/${SESSION_ID}`} element={<SessionPage sessionId={SESSION_ID} />} />
+          <Route path="sessions/:sessionId" element={<Elsewhere />} />
+          <Route path="continuations/:edgeId" element={<Elsewhere />} />
+        </Routes>
+      </MemoryRouter>
+    </MockedProvider>,
+  );
+  return { transcriptFeed, continuations };
+}
+
+/** Waits for an event's text in the transcript (the composer may hold the same text). */
+export function findInTranscript(text: string) {
+  return within(screen.getByRole('log', { name: 'Transcript' })).findByText(text);
+}
+
+export function transcriptTexts(): string[] {
+  const log = screen.getByRole('log', { name: 'Transcript' });
+  return within(log)
+    .getAllByRole('listitem')
+    .map((item) => item.querySelector('.transcript-event-text')?.textContent ?? '');
+}

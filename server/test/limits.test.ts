@@ -1,0 +1,59 @@
+import { getIntrospectionQuery } from 'graphql';
+import { collect, GraphQLTestClient } from './helpers/graphql-client';
+import { startTestServer, TestServer } from './helpers/test-server';
+
+function nestedPredecessors(levels: number): string {
+  return `query { sessions(first: 1) { edges { node { ${'predecessor { '.repeat(levels)}id${' }'.repeat(levels)} } } } }`;
+}
+
+describe('query limits', () => {
+  let server: TestServer;
+  let client: GraphQLTestClient;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    client = await server.newAccount('limits');
+  });
+  afterAll(() => server.close());
+
+  it('refuses a 60-level nested predecessor query before executing it', async () => {
+    const before = server.app.database.queryCount();
+    const response = await client.request(nestedPredecessors(60));
+    expect(response.status).toBe(400);
+    expect(response.errors?.[0]).toMatchObject({
+      message: expect.stringMatching(/nested 64 levels deep; at most 15/),
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
+    // Only the API key lookup ran: nothing was executed.
+    expect(server.app.database.queryCount() - before).toBe(1);
+  });
+
+  it('refuses it over WebSocket too', async () => {
+    const ws = client.websocket();
+    try {
+      const subscription = collect(ws, `subscription { sessionContinued { successor { ${'predecessor { '.repeat(20)}id${' }'.repeat(20)} } } }`, {});
+      await subscription.until(1);
+      expect(JSON.stringify(subscription.errors)).toContain('at most 15');
+    } finally {
+      await ws.dispose();
+    }
+  });
+
+  it('still answers the standard introspection query that codegen and GraphiQL send', async () => {
+    const { __schema } = await client.data<{ __schema: { types: { name: string }[] } }>(getIntrospectionQuery());
+    expect(__schema.types.map((type) => type.name)).toEqual(expect.arrayContaining(['Session', 'ContinuationEdge']));
+  });
+
+  it('refuses an operation whose estimated cost is too high, counting page sizes', async () => {
+    const response = await client.request(
+      'query ($n: Int) { sessions(first: $n) { edges { node { events(first: 100) { edges { node { id text session { lineage { id title } } } } } } } } }',
+      { n: 100 },
+    );
+    expect(response.errors?.[0].extensions?.code).toBe('QUERY_TOO_COMPLEX');
+    const small = await client.request(
+      'query ($n: Int) { sessions(first: $n) { edges { node { events(first: 10) { edges { node { id } } } } } } }',
+      { n: 5 },
+    );
+    expect(small.errors).toBeUndefined();
+  });
+});
