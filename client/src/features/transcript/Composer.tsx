@@ -8,7 +8,9 @@ import { usePostMessage } from './usePostMessage';
 type Problem = { kind: 'refused'; error: OperationError } | { kind: 'failed'; message: string };
 
 interface ComposerProps {
-  session: { id: string; status: SessionStatus; currentContinuation: { id: string; title: string } };
+  session: { id: string; status: SessionStatus };
+  /** Where the conversation is now; null until known. */
+  currentContinuation: { id: string; title: string } | null;
   initiation: ContinuationInitiation;
 }
 
@@ -16,7 +18,7 @@ interface ComposerProps {
  * Writes a user message into the session. A continued session takes none: the composer turns
  * into the choice between its current continuation and a new branch, keeping any draft.
  */
-export function Composer({ session, initiation }: ComposerProps) {
+export function Composer({ session, currentContinuation, initiation }: ComposerProps) {
   const sessionId = session.id;
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -66,7 +68,14 @@ export function Composer({ session, initiation }: ComposerProps) {
     }
   }
 
-  const continuation = continuedIn ?? (session.status === 'CONTINUED' ? session.currentContinuation : null);
+  const continuation = continuedIn ?? (session.status === 'CONTINUED' ? currentContinuation : null);
+  if (session.status === 'CONTINUED' && !continuation) {
+    return (
+      <p className="composer hint" role="status">
+        This session was continued; finding where…
+      </p>
+    );
+  }
   if (continuation) {
     return (
       <div className="composer">

@@ -6,6 +6,7 @@ import { ContinueSessionAction } from '../continuation/ContinueSessionDialog';
 import { SuccessorBanner } from '../continuation/SuccessorBanner';
 import { isFollowedState, useContinuationFollower } from '../continuation/useContinuationFollower';
 import { LineageControl } from '../lineage/LineageControl';
+import { useSessionLineage } from '../lineage/useSessionLineage';
 import { citedEventIds, useCitedRange, type CitedRange } from './cited-range';
 import { Composer } from './Composer';
 import { Transcript } from './Transcript';
@@ -28,6 +29,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const citedRange = useCitedRange(sessionId, cited);
   const transcript = useSessionTranscript(sessionId);
   const live = useLiveTranscript(sessionId);
+  const { lineage, error: lineageError } = useSessionLineage(sessionId);
   const { session, events, hasOlder, loadingOlder, olderError, loadOlder } = transcript;
 
   // Read when a continuation is announced; kept in refs so scrolling does not re-render the page.
@@ -76,7 +78,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         <Link to="/" className="back-link">
           ← All sessions
         </Link>
-        <LineageControl session={session} />
+        {lineage && <LineageControl session={lineage} />}
         <div className="session-title-row">
           <h1>{session.title}</h1>
           {session.status === 'ACTIVE' && latestUserMessage?.text && (
@@ -97,13 +99,18 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
             started <time dateTime={session.createdAt}>{formatDateTime(session.createdAt)}</time>
           </span>
         </p>
-        {session.continuedFrom && (
+        {lineage?.continuedFrom && (
           <SuccessorBanner
-            edge={session.continuedFrom}
+            edge={lineage.continuedFrom}
             arrivedByFollowing={
-              isFollowedState(location.state) && location.state.followedContinuation === session.continuedFrom.id
+              isFollowedState(location.state) && location.state.followedContinuation === lineage.continuedFrom.id
             }
           />
+        )}
+        {lineageError && !lineage && (
+          <p className="notice notice-warning" role="status">
+            Where this session came from and went could not be loaded ({lineageError.message}).
+          </p>
         )}
         {follower.continuedElsewhere && (
           <ContinuationNotice
@@ -127,7 +134,11 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         citedRange={citedRange.status === 'found' ? citedRange.range : null}
         onFollowingChange={onFollowingChange}
       />
-      <Composer session={session} initiation={follower.initiation} />
+      <Composer
+        session={session}
+        currentContinuation={lineage?.currentContinuation ?? null}
+        initiation={follower.initiation}
+      />
     </div>
   );
 }

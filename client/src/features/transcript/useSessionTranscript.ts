@@ -5,6 +5,11 @@ import { graphql } from '../../gql';
 /** Events per transcript page: the latest page first, then older ones on demand. */
 export const TRANSCRIPT_PAGE_SIZE = 50;
 
+/**
+ * The session and its transcript only. Its place in the lineage comes from another query: a
+ * result naming this session again (as its own lineage step or head) would have the cache merge
+ * `events` before the new events are written, when their seqs cannot be read yet.
+ */
 export const SessionTranscriptQuery = graphql(`
   query SessionTranscript($id: ID!, $last: Int!, $before: String) {
     session(id: $id) {
