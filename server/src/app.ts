@@ -7,6 +7,7 @@ import { RunningHttpServer, startHttpServer } from './http/server';
 import { AccountService, BootstrapKey } from './services/accounts.service';
 import { ContinuationService } from './services/continuations.service';
 import { LineageService } from './services/lineage.service';
+import { PlanService } from './services/plans.service';
 import { SessionService } from './services/sessions.service';
 import { TranscriptService } from './services/transcript.service';
 
@@ -40,6 +41,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       transcript: new TranscriptService(dataSource, notifier, continuations),
       continuations,
       lineage: new LineageService(dataSource),
+      plans: new PlanService(dataSource),
     };
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
     const http = await startHttpServer({ ...config, schema: await buildAppSchema(pubSub), services, pubSub });

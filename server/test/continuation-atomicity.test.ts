@@ -11,6 +11,7 @@ const STEPS: [name: string, table: string, operation: 'INSERT' | 'UPDATE', condi
   ["advance the successor's totals", 'sessions', 'UPDATE', `NEW.kind = 'CONTINUATION' AND NEW.event_count > OLD.event_count`],
   ['write the edge', 'continuation_edges', 'INSERT', 'true'],
   ['store the manifest', 'projection_manifests', 'INSERT', 'true'],
+  ['carry the plan', 'plan_revisions', 'INSERT', 'true'],
   ['mark the predecessor continued', 'sessions', 'UPDATE', `NEW.status = 'CONTINUED' AND OLD.status = 'ACTIVE'`],
   ['append the transition card', 'events', 'INSERT', `NEW.data->>'role' = 'transition_card'`],
   ["advance the predecessor's totals", 'sessions', 'UPDATE', `NEW.kind = 'ROOT' AND NEW.event_count > OLD.event_count`],
@@ -38,6 +39,7 @@ describe('continueSession is atomic', () => {
               (SELECT count(*) FROM continuation_edges WHERE account_id = $1)::int AS edges,
               (SELECT count(*) FROM projection_manifests WHERE account_id = $1)::int AS manifests,
               (SELECT count(*) FROM runs WHERE account_id = $1)::int AS runs,
+              (SELECT count(*) FROM plan_revisions WHERE account_id = $1)::int AS plans,
               (SELECT status FROM sessions WHERE id = $2) AS status,
               (SELECT event_count FROM sessions WHERE id = $2) AS "eventCount",
               (SELECT array_agg(session_id) FROM runs WHERE account_id = $1 AND kind = 'DELEGATED') AS "delegatedIn"`,
@@ -55,7 +57,10 @@ describe('continueSession is atomic', () => {
        VALUES ($1, $2, $3, 'DELEGATED', 'RUNNING', now(), now())`,
       [delegatedRun, accountId, predecessor],
     );
-    const input = continuation(predecessor, { transfer: { pendingRuns: [delegatedRun] } });
+    await client.data('mutation ($s: ID!) { updatePlan(input: { sessionId: $s, steps: [{ title: "hold", status: PENDING }] }) { revision } }', {
+      s: predecessor,
+    });
+    const input = continuation(predecessor, { transfer: { pendingRuns: [delegatedRun], plan: 'CARRY' } });
 
     const ws = client.websocket();
     const continued = collect(ws, 'subscription ($s: ID) { sessionContinued(sessionId: $s) { edge { id } } }', { s: predecessor });
@@ -97,7 +102,13 @@ describe('continueSession is atomic', () => {
     expect(continued.values).toEqual([{ sessionContinued: { edge: { id: response.continueSession.edge.id } } }]);
     expect(appended.values).toEqual([{ sessionEvents: { kind: 'CONTINUATION' } }]);
     const after = await snapshot(predecessor);
-    expect(after).toMatchObject({ edges: before.edges + 1, manifests: before.manifests + 1, runs: before.runs + 1, status: 'CONTINUED' });
+    expect(after).toMatchObject({
+      edges: before.edges + 1,
+      manifests: before.manifests + 1,
+      runs: before.runs + 1,
+      plans: before.plans + 1,
+      status: 'CONTINUED',
+    });
     expect(after.delegatedIn).not.toContain(predecessor);
     await ws.dispose();
   });

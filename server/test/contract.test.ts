@@ -16,12 +16,7 @@ const contract = existsSync(publishedContractPath) ? readFileSync(publishedContr
  * every other breaking change fails. Each area that lands deletes its lines; the list ends empty.
  */
 const NOT_YET_IMPLEMENTED = new Set([
-  // context projection: resources, memory, plans, preview, recall counts, the tool definition
-  'PlanStepStatus',
-  'PlanStep',
-  'Plan',
-  'PlanStepInput',
-  'UpdatePlanInput',
+  // context projection: resources, memory, preview, recall counts, the tool definition
   'ResourceBlock',
   'ResourceVersion',
   'Resource',
@@ -31,14 +26,12 @@ const NOT_YET_IMPLEMENTED = new Set([
   'WriteMemoryInput',
   'ProjectionPreview',
   'ProjectionPreviewResult',
-  'Session.plan',
   'ManifestItem.recallCount',
   'Query.previewProjection',
   'Query.resource',
   'Query.resourceVersion',
   'Query.memory',
   'Query.continueSessionTool',
-  'Mutation.updatePlan',
   'Mutation.putResource',
   'Mutation.revokeResource',
   'Mutation.writeMemory',

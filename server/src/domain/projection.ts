@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
 import { Handoff, SourceInput, SourceKind, TransferredState } from './continuations';
 import { ErrorCode, Outcome, fail, succeed } from './errors';
+import { PlanStep, renderPlan } from './plans';
 import { countTokens, TOKENIZER } from './tokens';
 
 /** Names the rules below; stored in every manifest so that old manifests stay explainable. */
@@ -83,6 +84,8 @@ export interface ProjectionRequest {
   tokenBudget: number;
   identity: { accountId: string; accountName: string; grants: string[]; tools: string[] };
   transferred: TransferredState;
+  /** The plan a CARRY transfer moves, shown step by step. */
+  carriedPlan: { revision: number; closed: boolean; steps: PlanStep[] } | null;
   lineageBlock: string;
   manifestId: string;
   /** The message the successor answers, rendered exactly with its event id. */
@@ -151,10 +154,12 @@ function renderIdentity(identity: ProjectionRequest['identity']): string {
   ].join('\n');
 }
 
-function renderState(state: TransferredState): string {
+function renderState(state: TransferredState, carriedPlan: ProjectionRequest['carriedPlan']): string {
   const pins = state.pinnedResources.map((ref) => `${ref.url}@${ref.version ?? 'latest'}${ref.blockId ? `#${ref.blockId}` : ''}`);
   return [
-    `plan: ${state.plan}${state.planRevision == null ? '' : ` (revision ${state.planRevision})`}`,
+    carriedPlan
+      ? `plan: CARRY from predecessor ${renderPlan(carriedPlan.revision, carriedPlan.closed, carriedPlan.steps)}`
+      : `plan: ${state.plan}${state.planRevision == null ? '' : ` (revision ${state.planRevision})`}`,
     `pending runs: ${state.pendingRunIds.length ? state.pendingRunIds.join(', ') : 'none'}`,
     `pinned tools: ${state.pinnedTools.length ? state.pinnedTools.join(', ') : 'none'}`,
     `pinned resources: ${pins.length ? pins.join(', ') : 'none'}`,
@@ -234,7 +239,7 @@ export async function compileProjection(
   const fixed: CompiledSection[] = [
     { kind: ContextSectionKind.SYSTEM, text: SYSTEM_TEXT, tokenCount: 0 },
     { kind: ContextSectionKind.IDENTITY, text: renderIdentity(request.identity), tokenCount: 0 },
-    { kind: ContextSectionKind.STATE, text: renderState(request.transferred), tokenCount: 0 },
+    { kind: ContextSectionKind.STATE, text: renderState(request.transferred, request.carriedPlan), tokenCount: 0 },
     { kind: ContextSectionKind.LINEAGE, text: request.lineageBlock, tokenCount: 0 },
     { kind: ContextSectionKind.INITIATING_MESSAGE, text: renderEvent(initiating), tokenCount: 0 },
   ].map((section) => ({ ...section, tokenCount: countTokens(section.text) }));

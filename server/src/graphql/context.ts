@@ -1,11 +1,13 @@
 import DataLoader from 'dataloader';
 import type { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
+import type { PlanRevisionEntity } from '../db/entities/plan-revision.entity';
 import type { EventEntity } from '../db/entities/event.entity';
 import type { ProjectionManifestEntity } from '../db/entities/projection-manifest.entity';
 import type { SessionEntity } from '../db/entities/session.entity';
 import type { AccountService } from '../services/accounts.service';
 import type { ContinuationService } from '../services/continuations.service';
 import type { LineageService } from '../services/lineage.service';
+import type { PlanService } from '../services/plans.service';
 import type { SessionService } from '../services/sessions.service';
 import type { TranscriptService } from '../services/transcript.service';
 import type { Viewer } from '../services/viewer';
@@ -17,6 +19,7 @@ export interface Services {
   transcript: TranscriptService;
   continuations: ContinuationService;
   lineage: LineageService;
+  plans: PlanService;
 }
 
 /** Per-operation loaders: batching and caching live only as long as one operation (or one subscription event). */
@@ -28,6 +31,7 @@ export interface Loaders {
   edgesByPredecessorId: DataLoader<string, ContinuationEdgeEntity[]>;
   manifestById: DataLoader<string, ProjectionManifestEntity | null>;
   manifestByEdgeId: DataLoader<string, ProjectionManifestEntity | null>;
+  planBySessionId: DataLoader<string, PlanRevisionEntity | null>;
 }
 
 export interface Context {
@@ -47,6 +51,7 @@ export function createLoaders(viewer: Viewer, services: Services): Loaders {
     edgesByPredecessorId: new DataLoader((ids) => services.lineage.edgesByPredecessorIds(accountId, ids)),
     manifestById: new DataLoader((ids) => services.lineage.manifestsByIds(accountId, ids)),
     manifestByEdgeId: new DataLoader((ids) => services.lineage.manifestsByEdgeIds(accountId, ids)),
+    planBySessionId: new DataLoader((ids) => services.plans.plansBySessionIds(ids)),
   };
 }
 

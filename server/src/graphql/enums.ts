@@ -1,6 +1,7 @@
 import { registerEnumType } from 'type-graphql';
 import { Actor, ContinuationReason, PlanTransfer, SourceKind } from '../domain/continuations';
 import { ErrorCode } from '../domain/errors';
+import { PlanStepStatus } from '../domain/plans';
 import { ContextSectionKind, ManifestItemStatus } from '../domain/projection';
 import { RunKind, RunStatus } from '../domain/runs';
 import { SessionKind, SessionStatus } from '../domain/sessions';
@@ -121,3 +122,5 @@ registerEnumType(RunKind, {
     DELEGATED: { description: 'Work done in a child session that reports back to its parent.' },
   },
 });
+
+registerEnumType(PlanStepStatus, { name: 'PlanStepStatus' });

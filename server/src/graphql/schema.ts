@@ -6,6 +6,7 @@ import { AccountResolver } from './accounts/account.resolver';
 import { OperationErrorResolver } from './common/operation-error.resolver';
 import { ContinuationResolver, ProjectionManifestResolver } from './continuations/continuation.resolver';
 import type { AppPubSub } from './pubsub';
+import { PlanResolver } from './plans/plan.resolver';
 import { RunResolver } from './runs/run.resolver';
 import { scalarsMap } from './scalars';
 import { SessionResolver } from './sessions/session.resolver';
@@ -23,6 +24,7 @@ export function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> {
       ContinuationResolver,
       ProjectionManifestResolver,
       RunResolver,
+      PlanResolver,
     ],
     scalarsMap,
     validate: false,

@@ -37,7 +37,9 @@ import { EventEntity } from '../db/entities/event.entity';
 import { ProjectionManifestEntity } from '../db/entities/projection-manifest.entity';
 import { RunEntity } from '../db/entities/run.entity';
 import { SessionEntity } from '../db/entities/session.entity';
+import { PlanRevisionEntity } from '../db/entities/plan-revision.entity';
 import { isUniqueViolation } from '../db/errors';
+import { appendPlanRevision, latestPlan } from '../db/repositories/plan.repository';
 import { appendEvents, lockSession } from '../db/repositories/transcript.repository';
 import { ChangeNotifier } from './notifications';
 import { Viewer } from './viewer';
@@ -271,7 +273,7 @@ export class ContinuationService {
     await this.assertTurnBoundary(manager, predecessor, options.callerRunId);
     const pendingRunIds = await this.transferablePendingRuns(manager, predecessor, input.transfer?.pendingRuns ?? []);
     const sources = await this.resolveSources(manager, viewer, input);
-    const transferred = this.transferredState(input, pendingRunIds);
+    const { state: transferred, plan } = await this.transferredState(manager, predecessor, input, pendingRunIds);
     const streak = await this.checkRateLimits(manager, viewer, predecessor);
 
     const now = new Date();
@@ -320,6 +322,7 @@ export class ContinuationService {
           tools: AGENT_TOOLS,
         },
         transferred,
+        carriedPlan: transferred.plan === PlanTransfer.CARRY ? plan : null,
         lineageBlock: block,
         manifestId,
         initiatingEvent: projected(initiatingEvent),
@@ -351,6 +354,12 @@ export class ContinuationService {
       this.manifest(manifestId, edge, predecessor, successor, handoff, input, transferred, block, projection.value, now),
     );
 
+    if (plan && transferred.plan === PlanTransfer.CARRY) {
+      await appendPlanRevision(manager, successor, null, { closed: false, steps: plan.steps });
+    }
+    if (plan && transferred.plan === PlanTransfer.CLOSE) {
+      await appendPlanRevision(manager, predecessor, plan, { closed: true, steps: plan.steps });
+    }
     if (predecessor.status === SessionStatus.ACTIVE) {
       await manager.update(SessionEntity, { id: predecessor.id }, { status: SessionStatus.CONTINUED });
       predecessor.status = SessionStatus.CONTINUED;
@@ -558,11 +567,19 @@ export class ContinuationService {
     return resolved;
   }
 
-  private transferredState(input: ContinueSessionRequest, pendingRunIds: string[]): TransferredState {
+  /** What the successor receives of the predecessor's structured state; the plan must exist and be open to move. */
+  private async transferredState(
+    manager: EntityManager,
+    predecessor: SessionEntity,
+    input: ContinueSessionRequest,
+    pendingRunIds: string[],
+  ): Promise<{ state: TransferredState; plan: PlanRevisionEntity | null }> {
     const transfer = input.transfer;
-    if (transfer?.plan === PlanTransfer.CARRY || transfer?.plan === PlanTransfer.CLOSE) {
-      refuse(ErrorCode.INVALID_INPUT, 'The session has no plan to carry or close.', [
-        { path: ['input', 'transfer', 'plan'], message: 'The session has no plan.' },
+    const mode = transfer?.plan ?? PlanTransfer.OMIT;
+    const plan = mode === PlanTransfer.OMIT ? null : await latestPlan(manager, predecessor.id);
+    if (mode !== PlanTransfer.OMIT && (!plan || plan.closed)) {
+      refuse(ErrorCode.INVALID_INPUT, plan ? 'The plan is already closed: there is nothing to carry or close.' : 'The session has no plan to carry or close.', [
+        { path: ['input', 'transfer', 'plan'], message: plan ? `Plan revision ${plan.revision} is closed.` : 'The session has no plan.' },
       ]);
     }
     const unknownTools = (transfer?.pinnedTools ?? []).filter((tool) => !AGENT_TOOLS.includes(tool));
@@ -577,11 +594,14 @@ export class ContinuationService {
       ]);
     }
     return {
-      plan: PlanTransfer.OMIT,
-      planRevision: null,
-      pendingRunIds,
-      pinnedTools: [...new Set(transfer?.pinnedTools ?? [])],
-      pinnedResources: [],
+      state: {
+        plan: mode,
+        planRevision: plan?.revision ?? null,
+        pendingRunIds,
+        pinnedTools: [...new Set(transfer?.pinnedTools ?? [])],
+        pinnedResources: [],
+      },
+      plan,
     };
   }
 

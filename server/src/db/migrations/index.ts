@@ -1,5 +1,6 @@
 import { Foundation1796018400000 } from './1796018400000-Foundation';
 import { Continuations1796022000000 } from './1796022000000-Continuations';
+import { Plans1796029200000 } from './1796029200000-Plans';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
-export const migrations = [Foundation1796018400000, Continuations1796022000000];
+export const migrations = [Foundation1796018400000, Continuations1796022000000, Plans1796029200000];

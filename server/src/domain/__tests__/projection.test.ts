@@ -48,6 +48,7 @@ function request(events: ProjectedEvent[], overrides: Partial<ProjectionRequest>
     tokenBudget: 4000,
     identity: { accountId: 'acc', accountName: 'tester', grants: ['everything of this account'], tools: ['continue_session'] },
     transferred: { plan: 'OMIT', planRevision: null, pendingRunIds: [], pinnedTools: [], pinnedResources: [] },
+    carriedPlan: null,
     lineageBlock: lineageBlock({ originId: PREDECESSOR, predecessorId: PREDECESSOR, edgeId: 'edge', initiatingEventId: initiating.id, manifestId: 'manifest' }),
     manifestId: 'manifest',
     initiatingEvent: initiating,

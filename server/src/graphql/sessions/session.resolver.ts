@@ -3,12 +3,14 @@ import { eventCursor } from '../../domain/event-window';
 import { RunStatus } from '../../domain/runs';
 import { SessionStatus } from '../../domain/sessions';
 import type { ContinuationEdgeEntity } from '../../db/entities/continuation-edge.entity';
+import type { PlanRevisionEntity } from '../../db/entities/plan-revision.entity';
 import type { ProjectionManifestEntity } from '../../db/entities/projection-manifest.entity';
 import type { RunEntity } from '../../db/entities/run.entity';
 import type { SessionEntity } from '../../db/entities/session.entity';
 import type { Context } from '../context';
 import { valueOrThrow } from '../errors';
 import { ContinuationEdge, LineageNode, ResourceRef } from '../continuations/continuation.type';
+import { Plan } from '../plans/plan.type';
 import { Run } from '../runs/run.type';
 import { EventConnection } from '../transcript/event.type';
 import { CreateSessionInput } from './session.input';
@@ -99,6 +101,11 @@ export class SessionResolver {
   async lineageTree(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<LineageNode[]> {
     const nodes = await ctx.services.lineage.lineageTree(ctx.viewer, session);
     return nodes.map(({ session: node, edge }) => ({ session: node, edge, depth: node.lineageDepth }));
+  }
+
+  @FieldResolver(() => Plan, { nullable: true, description: "The plan's newest revision; null when the session has none." })
+  plan(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<PlanRevisionEntity | null> {
+    return ctx.loaders.planBySessionId.load(session.id);
   }
 
   @FieldResolver(() => [Run], { description: "The session's runs, oldest first." })

@@ -1,0 +1,16 @@
+import { Arg, Ctx, Mutation, Resolver } from 'type-graphql';
+import type { PlanRevisionEntity } from '../../db/entities/plan-revision.entity';
+import type { Context } from '../context';
+import { valueOrThrow } from '../errors';
+import { Plan, UpdatePlanInput } from './plan.type';
+
+@Resolver(() => Plan)
+export class PlanResolver {
+  @Mutation(() => Plan, {
+    description:
+      "Writes the plan's next revision. INVALID_INPUT when expectedRevision is stale, SESSION_CONTINUED for a continued session.",
+  })
+  async updatePlan(@Arg('input') input: UpdatePlanInput, @Ctx() ctx: Context): Promise<PlanRevisionEntity> {
+    return valueOrThrow(await ctx.services.plans.updatePlan(ctx.viewer, input));
+  }
+}
