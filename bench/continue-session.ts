@@ -38,6 +38,7 @@ const CONTINUE = `mutation ($input: ContinueSessionInput!) { continueSession(inp
 } }`;
 
 const MESSAGE_TOKENS = MESSAGES.map((text) => eventTokenCount(text, null));
+const PREPARE_BATCH = 500;
 
 /**
  * Root sessions holding MESSAGES as user messages, written in bulk with the server's own hash and
@@ -45,11 +46,10 @@ const MESSAGE_TOKENS = MESSAGES.map((text) => eventTokenCount(text, null));
  */
 export async function preparePredecessors(pool: Pool, accountId: string, count: number): Promise<Predecessor[]> {
   const predecessors: Predecessor[] = [];
-  const BATCH = 500;
-  for (let offset = 0; offset < count; offset += BATCH) {
-    const sessions = { ids: [] as string[], createdAt: [] as string[], hashes: [] as string[] };
-    const events = { ids: [] as string[], sessionIds: [] as string[], seqs: [] as number[], texts: [] as string[], tokens: [] as number[], totals: [] as number[], hashes: [] as string[], createdAt: [] as string[] };
-    for (let i = offset; i < Math.min(count, offset + BATCH); i++) {
+  for (let offset = 0; offset < count; offset += PREPARE_BATCH) {
+    const sessions: { id: string; createdAt: string; hash: string }[] = [];
+    const events: { id: string; sessionId: string; seq: number; text: string; tokens: number; total: number; hash: string; createdAt: string }[] = [];
+    for (let i = offset; i < Math.min(count, offset + PREPARE_BATCH); i++) {
       const sessionId = randomUUID();
       const startedAt = Date.now();
       let hash = '';
@@ -60,34 +60,41 @@ export async function preparePredecessors(pool: Pool, accountId: string, count: 
         hash = eventHash(hash, { sessionId, seq, kind: EventKind.USER_MESSAGE, text, data: null, toolCallId: null, replayOfId: null, createdAt });
         total += MESSAGE_TOKENS[index];
         const id = randomUUID();
-        events.ids.push(id);
-        events.sessionIds.push(sessionId);
-        events.seqs.push(seq);
-        events.texts.push(text);
-        events.tokens.push(MESSAGE_TOKENS[index]);
-        events.totals.push(total);
-        events.hashes.push(hash);
-        events.createdAt.push(createdAt.toISOString());
+        events.push({ id, sessionId, seq, text, tokens: MESSAGE_TOKENS[index], total, hash, createdAt: createdAt.toISOString() });
         return id;
       });
-      sessions.ids.push(sessionId);
-      sessions.createdAt.push(new Date(startedAt).toISOString());
-      sessions.hashes.push(hash);
+      sessions.push({ id: sessionId, createdAt: new Date(startedAt).toISOString(), hash });
       predecessors.push({ id: sessionId, messageIds });
     }
-    const tokenCount = MESSAGE_TOKENS.reduce((a, b) => a + b, 0);
     await pool.query(
       `INSERT INTO sessions (id, account_id, kind, status, title, created_at, event_count, token_count, last_event_hash, origin_id)
        SELECT s.id, $2, 'ROOT', 'ACTIVE', 'Long-running design chat', s.created_at, $3, $4, s.hash, s.id
        FROM unnest($1::uuid[], $5::timestamptz[], $6::text[]) AS s (id, created_at, hash)`,
-      [sessions.ids, accountId, MESSAGES.length, tokenCount, sessions.createdAt, sessions.hashes],
+      [
+        sessions.map((session) => session.id),
+        accountId,
+        MESSAGES.length,
+        MESSAGE_TOKENS.reduce((a, b) => a + b, 0),
+        sessions.map((session) => session.createdAt),
+        sessions.map((session) => session.hash),
+      ],
     );
     await pool.query(
       `INSERT INTO events (id, session_id, account_id, seq, kind, text, token_count, token_total, hash, created_at)
        SELECT e.id, e.session_id, $9, e.seq, 'USER_MESSAGE', e.text, e.token_count, e.token_total, e.hash, e.created_at
        FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::int[], $6::int[], $7::text[], $8::timestamptz[])
          AS e (id, session_id, seq, text, token_count, token_total, hash, created_at)`,
-      [events.ids, events.sessionIds, events.seqs, events.texts, events.tokens, events.totals, events.hashes, events.createdAt, accountId],
+      [
+        events.map((event) => event.id),
+        events.map((event) => event.sessionId),
+        events.map((event) => event.seq),
+        events.map((event) => event.text),
+        events.map((event) => event.tokens),
+        events.map((event) => event.total),
+        events.map((event) => event.hash),
+        events.map((event) => event.createdAt),
+        accountId,
+      ],
     );
   }
   return predecessors;
@@ -213,13 +220,19 @@ const LOCK_PREDECESSOR = `
 
 /**
  * The rows one continuation writes, in one transaction with no checks and no tokenizer: the
- * least any implementation must send to PostgreSQL for the same result.
+ * least any implementation must send to PostgreSQL for the same result. Returns the number of
+ * statements sent.
  */
-export async function continueInSql(pool: Pool, accountId: string, predecessorId: string, manifest: ManifestTemplate): Promise<void> {
+export async function continueInSql(pool: Pool, accountId: string, predecessorId: string, manifest: ManifestTemplate): Promise<number> {
   const client = await pool.connect();
+  let statements = 0;
+  const send = (text: string, values?: unknown[]) => {
+    statements += 1;
+    return client.query(text, values);
+  };
   try {
-    await client.query('BEGIN');
-    const { rows } = await client.query(LOCK_PREDECESSOR, [predecessorId, accountId]);
+    await send('BEGIN');
+    const { rows } = await send(LOCK_PREDECESSOR, [predecessorId, accountId]);
     const predecessor = rows[0];
     if (!predecessor) throw new Error(`No predecessor ${predecessorId}`);
     const now = new Date();
@@ -269,17 +282,28 @@ export async function continueInSql(pool: Pool, accountId: string, predecessorId
       now,
     );
 
-    await client.query(
+    await send(
       `INSERT INTO sessions (id, account_id, kind, status, title, created_at, event_count, token_count, last_event_hash,
                              origin_id, lineage_depth, continuation_streak)
        VALUES ($1, $2, 'CONTINUATION', 'ACTIVE', $3, $4, $5, $6, $7, $8, $9, 1)`,
-      [successorId, accountId, TITLE, now, successorHead.seq, successorHead.tokens, successorHead.hash, predecessor.origin_id, predecessor.lineage_depth + 1],
+      [
+        successorId,
+        accountId,
+        TITLE,
+        now,
+        successorHead.seq,
+        successorHead.tokens,
+        successorHead.hash,
+        predecessor.origin_id,
+        predecessor.lineage_depth + 1,
+      ],
     );
     const events = [...successorEvents, ...card];
     const columns = 12;
-    await client.query(
+    const placeholders = events.map((_, row) => `(${Array.from({ length: columns }, (_, column) => `$${row * columns + column + 1}`).join(', ')})`);
+    await send(
       `INSERT INTO events (id, session_id, account_id, seq, kind, text, data, token_count, token_total, hash, replay_of_id, created_at)
-       VALUES ${events.map((_, row) => `(${Array.from({ length: columns }, (_, column) => `$${row * columns + column + 1}`).join(', ')})`).join(', ')}`,
+       VALUES ${placeholders.join(', ')}`,
       events.flatMap((event) => [
         event.id,
         event.sessionId,
@@ -295,11 +319,11 @@ export async function continueInSql(pool: Pool, accountId: string, predecessorId
         now,
       ]),
     );
-    await client.query(
+    await send(
       `UPDATE sessions SET status = 'CONTINUED', event_count = $2, token_count = $3, last_event_hash = $4 WHERE id = $1`,
       [predecessorId, predecessorHead.seq, predecessorHead.tokens, predecessorHead.hash],
     );
-    await client.query(
+    await send(
       `INSERT INTO continuation_edges (id, account_id, predecessor_id, predecessor_depth, successor_id, successor_depth, reason, actor,
                                        initiating_event_id, idempotency_key, request_fingerprint, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'AGENT', $8, $9, $10, $11)`,
@@ -317,7 +341,7 @@ export async function continueInSql(pool: Pool, accountId: string, predecessorId
         now,
       ],
     );
-    await client.query(
+    await send(
       `INSERT INTO projection_manifests (id, account_id, edge_id, predecessor_id, successor_id, origin_id, initiating_event_id, actor, reason,
                                          handoff, sources, items, transferred_state, lineage_block, context, compiler_version, model_version,
                                          token_budget, token_cost, hash, created_at)
@@ -343,11 +367,12 @@ export async function continueInSql(pool: Pool, accountId: string, predecessorId
         now,
       ],
     );
-    await client.query(
+    await send(
       `INSERT INTO runs (id, account_id, session_id, kind, status, created_at, updated_at) VALUES ($1, $2, $3, 'TURN', 'QUEUED', $4, $4)`,
       [randomUUID(), accountId, successorId, now],
     );
-    await client.query('COMMIT');
+    await send('COMMIT');
+    return statements;
   } catch (error) {
     await client.query('ROLLBACK');
     throw error;

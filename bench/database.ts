@@ -6,8 +6,9 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-async function onServer<T>(serverUrl: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: serverUrl });
+/** Runs `work` on a connection of its own, closed afterwards. */
+export async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);
@@ -19,11 +20,13 @@ async function onServer<T>(serverUrl: string, work: (client: Client) => Promise<
 /** A new, empty database of this run beside the one `serverUrl` names, which is never written to. */
 export async function createBenchDatabase(serverUrl: string): Promise<BenchDatabase> {
   const name = `sc_bench_${Date.now()}_${process.pid}`;
-  await onServer(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => onServer(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    async drop() {
+      await withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
   };
 }

@@ -4,7 +4,7 @@ import { GraphQLClient } from './graphql';
 import { median } from './stats';
 
 /**
- * A chain of `depth` continuations below `rootId`, written directly in SQL (two statements): the
+ * A chain of `depth` continuations below `rootId`, written directly in SQL in one transaction: the
  * sessions with their origin and depth, and an edge into each that satisfies the depth constraints.
  * Every edge cites the root's first message, which the edge's foreign key needs and the lineage
  * query never reads. Returns the id of the deepest session.
@@ -64,14 +64,23 @@ export async function lineageInSql(client: Client, accountId: string, sessionId:
   if (rowCount !== expected) throw new Error(`Lineage has ${rowCount} sessions, expected ${expected}`);
 }
 
-/** Median milliseconds of `runs` sequential calls, after `warmup` untimed ones. */
-export async function medianMs(runs: number, warmup: number, call: () => Promise<void>): Promise<number> {
-  for (let i = 0; i < warmup; i++) await call();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await call();
-    samples.push(performance.now() - started);
+/**
+ * Median milliseconds of `runs` sequential calls of each of `first` and `second`, after `warmup`
+ * untimed ones. The two alternate, so that both see the same moments of a noisy machine.
+ */
+export async function alternatingMedians(
+  runs: number,
+  warmup: number,
+  first: () => Promise<void>,
+  second: () => Promise<void>,
+): Promise<[number, number]> {
+  const samples: [number[], number[]] = [[], []];
+  for (let i = 0; i < warmup + runs; i++) {
+    for (const [side, call] of [first, second].entries()) {
+      const started = performance.now();
+      await call();
+      if (i >= warmup) samples[side].push(performance.now() - started);
+    }
   }
-  return median(samples);
+  return [median(samples[0]), median(samples[1])];
 }

@@ -1,23 +1,25 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client, Pool } from 'pg';
+import { Pool } from 'pg';
 import { RunningApp, startApp } from '../server/src/app';
 import { DEFAULT_CONTINUATION_POLICY } from '../server/src/services/continuations.service';
 import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, preparePredecessors, readManifestTemplate } from './continue-session';
-import { createBenchDatabase } from './database';
+import { createBenchDatabase, withClient } from './database';
 import { GraphQLClient } from './graphql';
-import { buildChain, lineageInSql, lineageOverHttp, medianMs } from './lineage';
+import { alternatingMedians, buildChain, lineageInSql, lineageOverHttp } from './lineage';
 import { fixed, measure, spread, Spread, table, Throughput } from './stats';
 
 const ROUNDS = 3;
 const CONCURRENCIES = [1, 4, 16];
+const MAX_CLIENTS = Math.max(...CONCURRENCIES);
 /** Continuations timed per round at each concurrency: enough for a p99 without blowing the time budget. */
 const OPERATIONS: Record<number, number> = { 1: 100, 4: 200, 16: 400 };
 const WARMUP_OPERATIONS = 64;
 const LINEAGE_DEPTH = 1000;
 const LINEAGE_RUNS = 30;
+const LINEAGE_WARMUP = 3;
 const CONTINUE_TARGET = 0.5;
 const LINEAGE_TARGET = 2;
 
@@ -46,7 +48,7 @@ function dispenser(predecessors: Predecessor[]) {
   };
 }
 
-async function rawThroughput(url: string, clients: number, work: (pool: Pool, index: number) => Promise<void>, count: number) {
+async function rawThroughput(url: string, clients: number, work: (pool: Pool, index: number) => Promise<unknown>, count: number) {
   const pool = new Pool({ connectionString: url, max: clients });
   try {
     // Connections open before the clock starts, as the server's pool already is.
@@ -59,6 +61,8 @@ async function rawThroughput(url: string, clients: number, work: (pool: Pool, in
 }
 
 async function bench(databaseUrl: string) {
+  // The machine may be shared: the report says how busy it was.
+  const loadAverage = loadavg()[0].toFixed(1);
   const app: RunningApp = await startApp({
     host: '127.0.0.1',
     port: 0,
@@ -68,12 +72,11 @@ async function bench(databaseUrl: string) {
     bootstrapApiKey: `sck_bench_${randomBytes(16).toString('hex')}`,
     development: false,
     clientDist: path.join(tmpdir(), 'sc-bench-no-client'),
-    poolSize: Math.max(...CONCURRENCIES),
+    poolSize: MAX_CLIENTS,
     // Every prepared predecessor is continued once, far faster than any person or agent would.
     continuationPolicy: { ...DEFAULT_CONTINUATION_POLICY, streakLimit: 1_000_000, perAccountPerMinute: 1_000_000 },
   });
   const setup = new Pool({ connectionString: databaseUrl, max: 2 });
-  const lineageClient = new Client({ connectionString: databaseUrl });
   try {
     const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
     const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string } } }>(
@@ -91,16 +94,25 @@ async function bench(databaseUrl: string) {
 
     log('Warming up...');
     const warmServer = serverPredecessors(WARMUP_OPERATIONS);
-    await measure(16, WARMUP_OPERATIONS, (index) => continueOverHttp(client, warmServer[index]));
-    const manifest: ManifestTemplate = await readManifestTemplate(setup);
+    const queriesBeforeWarmup = app.database.queryCount();
+    await measure(MAX_CLIENTS, WARMUP_OPERATIONS, (index) => continueOverHttp(client, warmServer[index]));
+    const continueQueries = (app.database.queryCount() - queriesBeforeWarmup) / WARMUP_OPERATIONS;
+    const manifest = await readManifestTemplate(setup);
     const warmRaw = rawPredecessors(WARMUP_OPERATIONS);
-    await rawThroughput(databaseUrl, 16, (pool, index) => continueInSql(pool, accountId, warmRaw[index].id, manifest), WARMUP_OPERATIONS);
+    let rawStatements = 0;
+    await rawThroughput(
+      databaseUrl,
+      MAX_CLIENTS,
+      async (pool, index) => {
+        rawStatements = await continueInSql(pool, accountId, warmRaw[index].id, manifest);
+      },
+      WARMUP_OPERATIONS,
+    );
 
     log(`Building a lineage ${LINEAGE_DEPTH} continuations deep...`);
     const [root] = await preparePredecessors(setup, accountId, 1);
     const tip = await buildChain(setup, accountId, root.id, root.messageIds[0], LINEAGE_DEPTH);
     const lineageLength = LINEAGE_DEPTH + 1;
-    await lineageClient.connect();
     await lineageOverHttp(client, tip, lineageLength);
     const queriesBefore = app.database.queryCount();
     await lineageOverHttp(client, tip, lineageLength);
@@ -119,13 +131,27 @@ async function bench(databaseUrl: string) {
         continueRounds.push({ round, clients, server, raw });
       }
       log(`Round ${round}: lineage at depth ${LINEAGE_DEPTH}...`);
-      const serverMs = await medianMs(LINEAGE_RUNS, 3, () => lineageOverHttp(client, tip, lineageLength));
-      const rawMs = await medianMs(LINEAGE_RUNS, 3, () => lineageInSql(lineageClient, accountId, tip, lineageLength));
+      const [serverMs, rawMs] = await withClient(databaseUrl, (sql) =>
+        alternatingMedians(
+          LINEAGE_RUNS,
+          LINEAGE_WARMUP,
+          () => lineageOverHttp(client, tip, lineageLength),
+          () => lineageInSql(sql, accountId, tip, lineageLength),
+        ),
+      );
       lineageRounds.push({ round, serverMs, rawMs });
     }
-    report(continueRounds, lineageRounds, lineageQueries, manifest);
+    const { rows } = await setup.query('SHOW server_version');
+    report({
+      environment: `PostgreSQL ${rows[0].server_version}, ${cpus().length} CPUs, load average ${loadAverage} at start, server pool ${MAX_CLIENTS}`,
+      continueRounds,
+      continueQueries,
+      rawStatements,
+      manifest,
+      lineageRounds,
+      lineageQueries,
+    });
   } finally {
-    await lineageClient.end().catch(() => undefined);
     await setup.end();
     await app.close();
   }
@@ -133,11 +159,24 @@ async function bench(databaseUrl: string) {
 
 const ratioCell = ({ min, median, max }: Spread) => `${fixed(min, 2)} / ${fixed(median, 2)} / ${fixed(max, 2)}`;
 
-function report(continueRounds: ContinueRound[], lineageRounds: LineageRound[], lineageQueries: number, manifest: ManifestTemplate) {
+interface Report {
+  environment: string;
+  continueRounds: ContinueRound[];
+  /** Database queries the server sends per continueSession request, authentication included. */
+  continueQueries: number;
+  rawStatements: number;
+  manifest: ManifestTemplate;
+  lineageRounds: LineageRound[];
+  lineageQueries: number;
+}
+
+function report({ environment, continueRounds, continueQueries, rawStatements, manifest, lineageRounds, lineageQueries }: Report) {
   const ratio = (row: ContinueRound) => row.server.opsPerSecond / row.raw.opsPerSecond;
+  console.log(`\n${environment}`);
   console.log(
     `\ncontinueSession: server (GraphQL over HTTP, in-process) vs raw (one hand-written SQL transaction through pg)` +
-      `\nmanifest JSON per continuation: ${(manifest.size / 1024).toFixed(1)} KB; ratio = server ops/s / raw ops/s\n`,
+      `\nserver: ${fixed(continueQueries)} database queries per request; raw: ${rawStatements} statements; manifest JSON ${fixed(manifest.size / 1024)} KB` +
+      `\nratio = server ops/s / raw ops/s\n`,
   );
   console.log(
     table(
@@ -163,7 +202,7 @@ function report(continueRounds: ContinueRound[], lineageRounds: LineageRound[], 
       ['clients', 'min / median / max', 'target'],
       CONCURRENCIES.map((clients) => {
         const ratios = spread(continueRounds.filter((row) => row.clients === clients).map(ratio));
-        const target = clients === Math.max(...CONCURRENCIES) ? `>= ${CONTINUE_TARGET}: ${ratios.median >= CONTINUE_TARGET ? 'met' : 'NOT MET'}` : '';
+        const target = clients === MAX_CLIENTS ? `>= ${CONTINUE_TARGET}: ${ratios.median >= CONTINUE_TARGET ? 'met' : 'NOT MET'}` : '';
         return [String(clients), ratioCell(ratios), target];
       }),
     ),
@@ -171,7 +210,7 @@ function report(continueRounds: ContinueRound[], lineageRounds: LineageRound[], 
 
   const lineageRatios = spread(lineageRounds.map((row) => row.serverMs / row.rawMs));
   console.log(
-    `\nlineage of a session ${LINEAGE_DEPTH} continuations deep (${LINEAGE_DEPTH + 1} sessions), median of ${LINEAGE_RUNS} sequential runs` +
+    `\nlineage of a session ${LINEAGE_DEPTH} continuations deep (${LINEAGE_DEPTH + 1} sessions), median of ${LINEAGE_RUNS} sequential runs each, the two sides alternating` +
       `\nserver: { session(id) { lineage { id } } } over HTTP; raw: the same recursive CTE through pg; ratio = server ms / raw ms\n`,
   );
   console.log(

@@ -27,7 +27,7 @@ export interface Throughput {
  * Runs `count` operations with `concurrency` workers pulling from one counter, timing each; the
  * operation gets its index so each can use its own prepared input.
  */
-export async function measure(concurrency: number, count: number, operation: (index: number) => Promise<void>): Promise<Throughput> {
+export async function measure(concurrency: number, count: number, operation: (index: number) => Promise<unknown>): Promise<Throughput> {
   const latencies: number[] = [];
   let next = 0;
   const worker = async () => {
