@@ -8,6 +8,7 @@ import { AccountService, BootstrapKey } from './services/accounts.service';
 import { ContinuationService } from './services/continuations.service';
 import { LineageService } from './services/lineage.service';
 import { PlanService } from './services/plans.service';
+import { ResourceService } from './services/resources.service';
 import { SessionService } from './services/sessions.service';
 import { TranscriptService } from './services/transcript.service';
 
@@ -42,6 +43,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       continuations,
       lineage: new LineageService(dataSource),
       plans: new PlanService(dataSource),
+      resources: new ResourceService(dataSource),
     };
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
     const http = await startHttpServer({ ...config, schema: await buildAppSchema(pubSub), services, pubSub });

@@ -16,25 +16,7 @@ const contract = existsSync(publishedContractPath) ? readFileSync(publishedContr
  * every other breaking change fails. Each area that lands deletes its lines; the list ends empty.
  */
 const NOT_YET_IMPLEMENTED = new Set([
-  // context projection: resources, memory, preview, recall counts, the tool definition
-  'ResourceBlock',
-  'ResourceVersion',
-  'Resource',
-  'MemoryEntry',
-  'PutResourceInput',
-  'ResourceBlockInput',
-  'WriteMemoryInput',
-  'ProjectionPreview',
-  'ProjectionPreviewResult',
-  'ManifestItem.recallCount',
-  'Query.previewProjection',
-  'Query.resource',
-  'Query.resourceVersion',
-  'Query.memory',
-  'Query.continueSessionTool',
-  'Mutation.putResource',
-  'Mutation.revokeResource',
-  'Mutation.writeMemory',
+  // context projection: preview, recall counts, the tool definition
   // agent runtime: delegation, forks, retries, context pressure
   'ForkSessionInput',
   'Session.parent',

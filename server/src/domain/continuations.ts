@@ -98,7 +98,7 @@ export const CONTINUATION_LIMITS = {
 } as const;
 
 /** The fields each source kind requires; every other reference field must be absent. */
-const SOURCE_FIELDS: Record<SourceKind, { required: (keyof SourceInput)[]; optional: (keyof SourceInput)[] }> = {
+export const SOURCE_FIELDS: Record<SourceKind, { required: (keyof SourceInput)[]; optional: (keyof SourceInput)[] }> = {
   SESSION_EVENTS: { required: ['sessionId', 'fromEventId', 'toEventId'], optional: [] },
   SESSION_EVENT: { required: ['sessionId', 'eventId'], optional: [] },
   RESOURCE: { required: ['url'], optional: ['version', 'blockId'] },

@@ -46,6 +46,11 @@ export interface ManifestItem {
   tokenCount: number;
   /** Content hash of exactly what was selected. */
   hash: string | null;
+  /**
+   * When the cited events open a successor (its banner introduces a handoff): the manifest of
+   * that handoff, so that a chain of continuations leads back to exact sources, not to prose.
+   */
+  handoffManifestId: string | null;
 }
 
 export interface CompiledSection {
@@ -78,6 +83,8 @@ export interface ResolvedEventSource {
   input: SourceInput;
   first: ProjectedEvent;
   last: ProjectedEvent;
+  /** Set when the range starts at a successor's banner: the manifest behind that handoff. */
+  handoffManifestId: string | null;
 }
 
 export interface ProjectionRequest {
@@ -203,6 +210,7 @@ function eventItem(
     cid: null,
     tokenCount: rangeTokens(first, last),
     hash: rangeHash(first, last),
+    handoffManifestId: null,
   };
 }
 
@@ -330,7 +338,10 @@ async function collectCandidates(request: ProjectionRequest, reader: ProjectionS
   }
 
   for (const source of request.sources) {
-    const item = eventItem(source.input.kind, source.input.relevance, source.first, source.last, ManifestItemStatus.OMITTED);
+    const item = {
+      ...eventItem(source.input.kind, source.input.relevance, source.first, source.last, ManifestItemStatus.OMITTED),
+      handoffManifestId: source.handoffManifestId,
+    };
     candidates.push({
       section: ContextSectionKind.EXCERPT,
       item,
@@ -382,4 +393,26 @@ function section(kind: ContextSectionKind, text: string): CompiledSection {
 /** sha256 over a manifest's canonical content. */
 export function manifestHash(content: Record<string, unknown>): string {
   return sha256(canonicalJson(content));
+}
+
+/** An exact read of events: a range of one session (from and to equal for a single event). */
+export interface EventRead {
+  sessionId: string;
+  fromEventId: string;
+  toEventId: string;
+}
+
+/**
+ * Indexes of the manifest items an exact read recalls: OMITTED event sources with exactly those
+ * bounds, as their recall handles name them.
+ */
+export function recalledItems(items: ManifestItem[], read: EventRead): number[] {
+  return items.flatMap((item, index) => {
+    if (item.status !== ManifestItemStatus.OMITTED || item.sessionId !== read.sessionId) return [];
+    const exact =
+      item.kind === SourceKind.SESSION_EVENT
+        ? read.fromEventId === item.eventId && read.toEventId === item.eventId
+        : read.fromEventId === item.fromEventId && read.toEventId === item.toEventId;
+    return exact ? [index] : [];
+  });
 }

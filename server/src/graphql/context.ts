@@ -8,6 +8,7 @@ import type { AccountService } from '../services/accounts.service';
 import type { ContinuationService } from '../services/continuations.service';
 import type { LineageService } from '../services/lineage.service';
 import type { PlanService } from '../services/plans.service';
+import type { ResourceService } from '../services/resources.service';
 import type { SessionService } from '../services/sessions.service';
 import type { TranscriptService } from '../services/transcript.service';
 import type { Viewer } from '../services/viewer';
@@ -20,6 +21,7 @@ export interface Services {
   continuations: ContinuationService;
   lineage: LineageService;
   plans: PlanService;
+  resources: ResourceService;
 }
 
 /** Per-operation loaders: batching and caching live only as long as one operation (or one subscription event). */
@@ -32,6 +34,7 @@ export interface Loaders {
   manifestById: DataLoader<string, ProjectionManifestEntity | null>;
   manifestByEdgeId: DataLoader<string, ProjectionManifestEntity | null>;
   planBySessionId: DataLoader<string, PlanRevisionEntity | null>;
+  recallCountsByManifestId: DataLoader<string, Map<number, number>>;
 }
 
 export interface Context {
@@ -52,6 +55,7 @@ export function createLoaders(viewer: Viewer, services: Services): Loaders {
     manifestById: new DataLoader((ids) => services.lineage.manifestsByIds(accountId, ids)),
     manifestByEdgeId: new DataLoader((ids) => services.lineage.manifestsByEdgeIds(accountId, ids)),
     planBySessionId: new DataLoader((ids) => services.plans.plansBySessionIds(ids)),
+    recallCountsByManifestId: new DataLoader((ids) => services.lineage.recallCounts(ids)),
   };
 }
 

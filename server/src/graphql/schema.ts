@@ -4,9 +4,10 @@ import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { AccountResolver } from './accounts/account.resolver';
 import { OperationErrorResolver } from './common/operation-error.resolver';
-import { ContinuationResolver, ProjectionManifestResolver } from './continuations/continuation.resolver';
+import { ContinuationResolver, ManifestItemResolver, ProjectionManifestResolver } from './continuations/continuation.resolver';
 import type { AppPubSub } from './pubsub';
 import { PlanResolver } from './plans/plan.resolver';
+import { MemoryResolver, ResourceResolver } from './resources/resource.resolver';
 import { RunResolver } from './runs/run.resolver';
 import { scalarsMap } from './scalars';
 import { SessionResolver } from './sessions/session.resolver';
@@ -23,8 +24,11 @@ export function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> {
       OperationErrorResolver,
       ContinuationResolver,
       ProjectionManifestResolver,
+      ManifestItemResolver,
       RunResolver,
       PlanResolver,
+      ResourceResolver,
+      MemoryResolver,
     ],
     scalarsMap,
     validate: false,

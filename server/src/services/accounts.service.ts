@@ -17,18 +17,30 @@ export interface BootstrapKey {
   storedIn: string | null;
 }
 
+/** Known keys kept in memory: keys and accounts never change once written, so entries never go stale. */
+const VIEWER_CACHE_SIZE = 1_000;
+
 export class AccountService {
+  private readonly viewers = new Map<string, Viewer>();
+
   constructor(private readonly dataSource: DataSource) {}
 
   /** The viewer an API key belongs to, or null for a missing or unknown key. */
   async authenticate(apiKey: string | null): Promise<Viewer | null> {
     if (!apiKey) return null;
+    const hash = hashApiKey(apiKey);
+    const known = this.viewers.get(hash);
+    if (known) return known;
     const row = await this.dataSource
       .createQueryBuilder(AccountEntity, 'account')
       .innerJoin(ApiKeyEntity, 'key', 'key.accountId = account.id')
-      .where('key.keyHash = :hash', { hash: hashApiKey(apiKey) })
+      .where('key.keyHash = :hash', { hash })
       .getOne();
-    return row ? { accountId: row.id, name: row.name, isAdmin: row.isAdmin } : null;
+    if (!row) return null;
+    const viewer = { accountId: row.id, name: row.name, isAdmin: row.isAdmin };
+    if (this.viewers.size >= VIEWER_CACHE_SIZE) this.viewers.delete(this.viewers.keys().next().value as string);
+    this.viewers.set(hash, viewer);
+    return viewer;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Between, DataSource, EntityManager, In, IsNull, MoreThan } from 'typeorm';
+import { Between, DataSource, EntityManager, In, MoreThan } from 'typeorm';
 import {
   Actor,
   ContinuationReason,
@@ -40,7 +40,7 @@ import { SessionEntity } from '../db/entities/session.entity';
 import { PlanRevisionEntity } from '../db/entities/plan-revision.entity';
 import { isUniqueViolation } from '../db/errors';
 import { appendPlanRevision, latestPlan } from '../db/repositories/plan.repository';
-import { appendEvents, lockSession } from '../db/repositories/transcript.repository';
+import { appendEvents, insertSessionWithEvents, lockSession } from '../db/repositories/transcript.repository';
 import { ChangeNotifier } from './notifications';
 import { Viewer } from './viewer';
 
@@ -79,6 +79,17 @@ export interface ContinueOptions {
 interface BranchMessage {
   text: string;
   clientMessageId: string | null;
+}
+
+/** What a continuation decided before writing anything. */
+interface Prepared {
+  /** The predecessor's initiating message; null for a branch, whose message is new. */
+  initiating: EventEntity | null;
+  sources: ResolvedEventSource[];
+  transferred: TransferredState;
+  plan: PlanRevisionEntity | null;
+  /** Whether the user wrote in the predecessor since it began, beyond a replayed message. */
+  hasNewUserMessage: boolean;
 }
 
 interface Created extends ContinuationResult {
@@ -208,9 +219,6 @@ export class ContinuationService {
     if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
     if (!isId(input.sessionId)) return notFound();
     const fingerprint = requestFingerprint(input, options.actor);
-    const earlier = await this.replay(this.dataSource.manager, viewer, input.idempotencyKey, fingerprint);
-    if (earlier) return earlier;
-
     let created: Created | Outcome<ContinuationResult>;
     try {
       created = await this.dataSource.transaction((manager) =>
@@ -269,12 +277,9 @@ export class ContinuationService {
     const earlier = await this.replay(manager, viewer, input.idempotencyKey, fingerprint);
     if (earlier) return earlier;
 
-    const initiating = branchMessage ? null : await this.initiatingEvent(manager, predecessor, input.initiatingEventId);
-    await this.assertTurnBoundary(manager, predecessor, options.callerRunId);
-    const pendingRunIds = await this.transferablePendingRuns(manager, predecessor, input.transfer?.pendingRuns ?? []);
-    const sources = await this.resolveSources(manager, viewer, input);
-    const { state: transferred, plan } = await this.transferredState(manager, predecessor, input, pendingRunIds);
-    const streak = await this.checkRateLimits(manager, viewer, predecessor);
+    const prepared = await this.prepare(manager, viewer, predecessor, input, options, branchMessage !== null);
+    const { initiating, transferred, plan } = prepared;
+    const streak = await this.checkRateLimits(manager, viewer, predecessor, prepared.hasNewUserMessage);
 
     const now = new Date();
     const edgeId = randomUUID();
@@ -292,8 +297,7 @@ export class ContinuationService {
       lineageDepth: predecessor.lineageDepth + 1,
       continuationStreak: streak,
     });
-    await manager.insert(SessionEntity, successor);
-    const successorEvents = await appendEvents(manager, successor, [
+    const successorEvents = await insertSessionWithEvents(manager, successor, [
       {
         kind: EventKind.CONTINUATION,
         text: `Continued from "${predecessor.title}"`,
@@ -304,36 +308,10 @@ export class ContinuationService {
         : { kind: EventKind.USER_MESSAGE, text: initiating!.text, replayOfId: initiating!.id },
     ]);
     const initiatingEvent = initiating ?? successorEvents[1];
-
-    const block = lineageBlock({
-      originId: predecessor.originId,
-      predecessorId: predecessor.id,
+    const { block, projection } = await this.compile(manager, viewer, input, predecessor, prepared, initiatingEvent, {
       edgeId,
-      initiatingEventId: initiatingEvent.id,
       manifestId,
     });
-    const projection = await compileProjection(
-      {
-        tokenBudget: input.tokenBudget ?? this.policy.defaultTokenBudget,
-        identity: {
-          accountId: viewer.accountId,
-          accountName: viewer.name,
-          grants: ['read and write every session, event, resource and memory entry of this account'],
-          tools: AGENT_TOOLS,
-        },
-        transferred,
-        carriedPlan: transferred.plan === PlanTransfer.CARRY ? plan : null,
-        lineageBlock: block,
-        manifestId,
-        initiatingEvent: projected(initiatingEvent),
-        recentBefore: { sessionId: predecessor.id, seq: initiating ? initiating.seq : predecessor.eventCount + 1 },
-        handoff,
-        sources,
-      },
-      eventReader(manager),
-    );
-    if (!projection.ok) return refuse(projection.error.code, projection.error.message, projection.error.details);
-
     const edge = manager.create(ContinuationEdgeEntity, {
       id: edgeId,
       accountId: viewer.accountId,
@@ -351,7 +329,7 @@ export class ContinuationService {
     await manager.insert(ContinuationEdgeEntity, edge);
     await manager.insert(
       ProjectionManifestEntity,
-      this.manifest(manifestId, edge, predecessor, successor, handoff, input, transferred, block, projection.value, now),
+      this.manifest(manifestId, edge, predecessor, successor, handoff, input, transferred, block, projection, now),
     );
 
     if (plan && transferred.plan === PlanTransfer.CARRY) {
@@ -360,12 +338,8 @@ export class ContinuationService {
     if (plan && transferred.plan === PlanTransfer.CLOSE) {
       await appendPlanRevision(manager, predecessor, plan, { closed: true, steps: plan.steps });
     }
-    if (predecessor.status === SessionStatus.ACTIVE) {
-      await manager.update(SessionEntity, { id: predecessor.id }, { status: SessionStatus.CONTINUED });
-      predecessor.status = SessionStatus.CONTINUED;
-    }
     // The compiler lists the cited sources last, after the initiating message and the recent exchange.
-    const cited = projection.value.items.slice(projection.value.items.length - sources.length);
+    const cited = projection.items.slice(projection.items.length - prepared.sources.length);
     const included = cited.filter((item) => item.status === ManifestItemStatus.INCLUDED).length;
     const omitted = cited.length - included;
     const predecessorEvents = await appendEvents(manager, predecessor, [
@@ -385,7 +359,7 @@ export class ContinuationService {
           omittedSources: omitted,
         },
       },
-    ]);
+    ], { status: SessionStatus.CONTINUED });
 
     const run = manager.create(RunEntity, {
       id: randomUUID(),
@@ -400,10 +374,106 @@ export class ContinuationService {
       updatedAt: now,
     });
     await manager.insert(RunEntity, run);
-    if (pendingRunIds.length > 0) {
-      await manager.update(RunEntity, { id: In(pendingRunIds) }, { sessionId: successor.id, updatedAt: now });
+    if (transferred.pendingRunIds.length > 0) {
+      await manager.update(RunEntity, { id: In(transferred.pendingRunIds) }, { sessionId: successor.id, updatedAt: now });
     }
     return { edge, successor, run, replayed: false, predecessorEvents, successorEvents };
+  }
+
+  /**
+   * What continueSession would give the successor, computed the same way and writing nothing:
+   * the budget estimate before continuing. Fails as continueSession would, but for rate limits.
+   */
+  async previewProjection(viewer: Viewer, input: ContinueSessionRequest): Promise<Outcome<Projection & { tokenBudget: number }>> {
+    const details = validateContinueSessionRequest(input);
+    if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
+    if (!isId(input.sessionId)) return notFound();
+    const manager = this.dataSource.manager;
+    const predecessor = await manager.findOneBy(SessionEntity, { id: input.sessionId, accountId: viewer.accountId });
+    if (!predecessor) return notFound();
+    try {
+      const prepared = await this.prepare(manager, viewer, predecessor, input, { actor: Actor.AGENT }, false);
+      const { projection } = await this.compile(manager, viewer, input, predecessor, prepared, prepared.initiating!, {
+        edgeId: randomUUID(),
+        manifestId: randomUUID(),
+      });
+      return succeed({ ...projection, tokenBudget: this.budget(input) });
+    } catch (error) {
+      if (error instanceof Refused) return { ok: false, error: error.failure };
+      throw error;
+    }
+  }
+
+  /** Checks everything a continuation needs of the predecessor and its sources; refuses by throwing. */
+  private async prepare(
+    manager: EntityManager,
+    viewer: Viewer,
+    predecessor: SessionEntity,
+    input: ContinueSessionRequest,
+    options: ContinueOptions,
+    branching: boolean,
+  ): Promise<Prepared> {
+    const latestUserMessage = await manager.findOne(EventEntity, {
+      where: { sessionId: predecessor.id, kind: EventKind.USER_MESSAGE },
+      order: { seq: 'DESC' },
+    });
+    const initiating = branching ? null : await this.initiatingEvent(manager, predecessor, input.initiatingEventId, latestUserMessage);
+    const activeRuns = await manager.findBy(RunEntity, { sessionId: predecessor.id, status: In(ACTIVE_RUN_STATUSES) });
+    await this.assertTurnBoundary(manager, predecessor, activeRuns, options.callerRunId);
+    const pendingRunIds = this.transferablePendingRuns(activeRuns, input.transfer?.pendingRuns ?? []);
+    const sources = await this.resolveSources(manager, viewer, input);
+    const { state: transferred, plan } = await this.transferredState(manager, predecessor, input, pendingRunIds);
+    // The latest user message is a replay only when nobody wrote since this session was continued into.
+    const hasNewUserMessage = latestUserMessage !== null && latestUserMessage.replayOfId === null;
+    return { initiating, sources, transferred, plan, hasNewUserMessage };
+  }
+
+  /** The successor's initial context; refuses (INVALID_INPUT) when the budget cannot hold its fixed part. */
+  private async compile(
+    manager: EntityManager,
+    viewer: Viewer,
+    input: ContinueSessionRequest,
+    predecessor: SessionEntity,
+    prepared: Prepared,
+    initiatingEvent: EventEntity,
+    ids: { edgeId: string; manifestId: string },
+  ): Promise<{ block: string; projection: Projection }> {
+    const block = lineageBlock({
+      originId: predecessor.originId,
+      predecessorId: predecessor.id,
+      edgeId: ids.edgeId,
+      initiatingEventId: initiatingEvent.id,
+      manifestId: ids.manifestId,
+    });
+    const projection = await compileProjection(
+      {
+        tokenBudget: this.budget(input),
+        identity: {
+          accountId: viewer.accountId,
+          accountName: viewer.name,
+          grants: ['read and write every session, event, resource and memory entry of this account'],
+          tools: AGENT_TOOLS,
+        },
+        transferred: prepared.transferred,
+        carriedPlan: prepared.transferred.plan === PlanTransfer.CARRY ? prepared.plan : null,
+        lineageBlock: block,
+        manifestId: ids.manifestId,
+        initiatingEvent: projected(initiatingEvent),
+        recentBefore: {
+          sessionId: predecessor.id,
+          seq: prepared.initiating ? prepared.initiating.seq : predecessor.eventCount + 1,
+        },
+        handoff: normalizeHandoff(input.handoff),
+        sources: prepared.sources,
+      },
+      eventReader(manager),
+    );
+    if (!projection.ok) return refuse(projection.error.code, projection.error.message, projection.error.details);
+    return { block, projection: projection.value };
+  }
+
+  private budget(input: ContinueSessionRequest): number {
+    return input.tokenBudget ?? this.policy.defaultTokenBudget;
   }
 
   private manifest(
@@ -435,7 +505,7 @@ export class ContinuationService {
       context: projection.sections,
       compilerVersion: COMPILER_VERSION,
       modelVersion: MODEL_VERSION,
-      tokenBudget: input.tokenBudget ?? this.policy.defaultTokenBudget,
+      tokenBudget: this.budget(input),
       tokenCost: projection.tokenCost,
       createdAt: createdAt.toISOString(),
     };
@@ -451,6 +521,7 @@ export class ContinuationService {
     manager: EntityManager,
     predecessor: SessionEntity,
     initiatingEventId: string | null | undefined,
+    latestUserMessage: EventEntity | null,
   ): Promise<EventEntity> {
     const path = ['input', 'initiatingEventId'];
     if (initiatingEventId != null) {
@@ -464,26 +535,22 @@ export class ContinuationService {
       }
       return event;
     }
-    const latest = await manager.findOne(EventEntity, {
-      where: { sessionId: predecessor.id, kind: EventKind.USER_MESSAGE },
-      order: { seq: 'DESC' },
-    });
-    if (!latest) {
+    if (!latestUserMessage) {
       return refuse(ErrorCode.INVALID_INPUT, 'The session has no user message to continue from.', [
         { path, message: 'The session has no user message.' },
       ]);
     }
-    return latest;
+    return latestUserMessage;
   }
 
   /** Continuation happens between turns: no other run active, no tool call without its result. */
-  private async assertTurnBoundary(manager: EntityManager, predecessor: SessionEntity, callerRunId?: string) {
-    const activeTurns = await manager.findBy(RunEntity, {
-      sessionId: predecessor.id,
-      kind: RunKind.TURN,
-      status: In(ACTIVE_RUN_STATUSES),
-    });
-    const others = activeTurns.filter((run) => run.id !== callerRunId);
+  private async assertTurnBoundary(
+    manager: EntityManager,
+    predecessor: SessionEntity,
+    activeRuns: RunEntity[],
+    callerRunId?: string,
+  ) {
+    const others = activeRuns.filter((run) => run.kind === RunKind.TURN && run.id !== callerRunId);
     if (others.length > 0) {
       refuse(ErrorCode.TURN_IN_PROGRESS, 'A turn is still running in this session: continue once it has ended.', [
         { path: ['input', 'sessionId'], message: `Run ${others[0].id} is ${others[0].status}.` },
@@ -506,12 +573,8 @@ export class ContinuationService {
   }
 
   /** Pending delegated runs must all be named in `transfer.pendingRuns`, and only those may be. */
-  private async transferablePendingRuns(manager: EntityManager, predecessor: SessionEntity, named: string[]): Promise<string[]> {
-    const pending = await manager.findBy(RunEntity, {
-      sessionId: predecessor.id,
-      kind: RunKind.DELEGATED,
-      status: In(ACTIVE_RUN_STATUSES),
-    });
+  private transferablePendingRuns(activeRuns: RunEntity[], named: string[]): string[] {
+    const pending = activeRuns.filter((run) => run.kind === RunKind.DELEGATED);
     const pendingIds = new Set(pending.map((run) => run.id));
     const unknown = named.map((id, index) => ({ id, index })).filter(({ id }) => !pendingIds.has(id));
     if (unknown.length > 0) {
@@ -558,11 +621,25 @@ export class ContinuationService {
       } else if (first.seq > last.seq) {
         missing.push({ path: [...path, 'fromEventId'], message: 'fromEventId comes after toEventId.' });
       } else {
-        resolved.push({ input: source, first: projected(first), last: projected(last) });
+        resolved.push({ input: source, first: projected(first), last: projected(last), handoffManifestId: null });
       }
     });
     if (missing.length > 0) {
       refuse(ErrorCode.SOURCE_NOT_FOUND, 'A cited source does not exist in this account.', missing);
+    }
+    // A range from a session's first event cites its banner: name the manifest behind that handoff.
+    const opening = [...new Set(resolved.filter((source) => source.first.seq === 1).map((source) => source.first.sessionId))];
+    if (opening.length > 0) {
+      const manifests: { successor_id: string; id: string }[] = await manager.query(
+        `SELECT edge.successor_id, manifest.id FROM continuation_edges edge
+         JOIN projection_manifests manifest ON manifest.edge_id = edge.id
+         WHERE edge.account_id = $1 AND edge.successor_id = ANY($2::uuid[])`,
+        [viewer.accountId, opening],
+      );
+      const bySuccessor = new Map(manifests.map((row) => [row.successor_id, row.id]));
+      for (const source of resolved) {
+        if (source.first.seq === 1) source.handoffManifestId = bySuccessor.get(source.first.sessionId) ?? null;
+      }
     }
     return resolved;
   }
@@ -606,10 +683,12 @@ export class ContinuationService {
   }
 
   /** The successor's continuation streak, or RATE_LIMITED. */
-  private async checkRateLimits(manager: EntityManager, viewer: Viewer, predecessor: SessionEntity): Promise<number> {
-    const hasNewUserMessage = await manager.exists(EventEntity, {
-      where: { sessionId: predecessor.id, kind: EventKind.USER_MESSAGE, replayOfId: IsNull() },
-    });
+  private async checkRateLimits(
+    manager: EntityManager,
+    viewer: Viewer,
+    predecessor: SessionEntity,
+    hasNewUserMessage: boolean,
+  ): Promise<number> {
     const streak = nextContinuationStreak(predecessor.continuationStreak, hasNewUserMessage);
     if (streak > this.policy.streakLimit) {
       refuse(

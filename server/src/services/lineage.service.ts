@@ -1,5 +1,7 @@
 import { DataSource, In } from 'typeorm';
+import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { isId } from '../domain/ids';
+import { EventRead, recalledItems } from '../domain/projection';
 import { RunStatus } from '../domain/runs';
 import { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
 import { ProjectionManifestEntity } from '../db/entities/projection-manifest.entity';
@@ -47,6 +49,38 @@ export class LineageService {
   async manifestsByEdgeIds(accountId: string, ids: readonly string[]): Promise<(ProjectionManifestEntity | null)[]> {
     const rows = await this.manager.findBy(ProjectionManifestEntity, { accountId, edgeId: In([...ids]) });
     return alignOne(ids, rows, (manifest) => manifest.edgeId);
+  }
+
+  /**
+   * Counts an exact read as a recall of the items `manifestId` left out with those bounds.
+   * Fails with NOT_FOUND when the manifest is not the viewer's.
+   */
+  async recordRecall(viewer: Viewer, manifestId: string, read: EventRead): Promise<Outcome<number>> {
+    const [manifest] = await this.manifestsByIds(viewer.accountId, [manifestId]);
+    if (!manifest) {
+      return fail(ErrorCode.NOT_FOUND, 'No such manifest.', [{ path: ['recallFor'], message: 'No such manifest.' }]);
+    }
+    const indexes = recalledItems(manifest.items, read);
+    if (indexes.length > 0) {
+      await this.manager.query(
+        `INSERT INTO manifest_item_recalls (manifest_id, item_index, recall_count)
+         SELECT $1, item_index, 1 FROM unnest($2::int[]) AS item_index
+         ON CONFLICT (manifest_id, item_index) DO UPDATE SET recall_count = manifest_item_recalls.recall_count + 1`,
+        [manifest.id, indexes],
+      );
+    }
+    return succeed(indexes.length);
+  }
+
+  /** Recall counts by item index, for each manifest. */
+  async recallCounts(manifestIds: readonly string[]): Promise<Map<number, number>[]> {
+    const rows: { manifest_id: string; item_index: number; recall_count: number }[] = await this.manager.query(
+      'SELECT manifest_id, item_index, recall_count FROM manifest_item_recalls WHERE manifest_id = ANY($1::uuid[])',
+      [[...manifestIds]],
+    );
+    return alignMany(manifestIds, rows, (row) => row.manifest_id).map(
+      (counts) => new Map(counts.map((row) => [row.item_index, row.recall_count])),
+    );
   }
 
   /** Origin first, `session` last: one recursive query whatever the depth. */

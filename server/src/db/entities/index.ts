@@ -2,8 +2,12 @@ import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { ContinuationEdgeEntity } from './continuation-edge.entity';
 import { EventEntity } from './event.entity';
+import { MemoryEntryEntity } from './memory-entry.entity';
+import { MemoryPathEntity } from './memory-path.entity';
 import { PlanRevisionEntity } from './plan-revision.entity';
 import { ProjectionManifestEntity } from './projection-manifest.entity';
+import { ResourceEntity } from './resource.entity';
+import { ResourceVersionEntity } from './resource-version.entity';
 import { RunEntity } from './run.entity';
 import { SessionEntity } from './session.entity';
 
@@ -12,8 +16,12 @@ export {
   ApiKeyEntity,
   ContinuationEdgeEntity,
   EventEntity,
+  MemoryEntryEntity,
+  MemoryPathEntity,
   PlanRevisionEntity,
   ProjectionManifestEntity,
+  ResourceEntity,
+  ResourceVersionEntity,
   RunEntity,
   SessionEntity,
 };
@@ -26,4 +34,8 @@ export const entities = [
   ProjectionManifestEntity,
   RunEntity,
   PlanRevisionEntity,
+  ResourceEntity,
+  ResourceVersionEntity,
+  MemoryEntryEntity,
+  MemoryPathEntity,
 ];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { EventKind, eventHash, eventTokenCount } from '../../domain/transcript';
+import { EventKind, GENESIS_HASH, eventHash, eventTokenCount } from '../../domain/transcript';
 import { EventEntity } from '../entities/event.entity';
 import { SessionEntity } from '../entities/session.entity';
 
@@ -27,15 +27,8 @@ export function lockSession(manager: EntityManager, accountId: string, sessionId
     .getOne();
 }
 
-/**
- * Appends events to a session locked with {@link lockSession} in the same transaction, and
- * advances the session's running totals. Returns the stored events in order.
- */
-export async function appendEvents(
-  manager: EntityManager,
-  session: SessionEntity,
-  drafts: EventDraft[],
-): Promise<EventEntity[]> {
+/** The events that drafts become after `session`'s last event, and the session's totals after them. */
+function chainEvents(manager: EntityManager, session: SessionEntity, drafts: EventDraft[]) {
   const events: EventEntity[] = [];
   let previousHash = session.lastEventHash;
   let seq = session.eventCount;
@@ -62,12 +55,37 @@ export async function appendEvents(
     event.tokenTotal = tokens;
     events.push(event);
   }
+  return { events, totals: { eventCount: seq, tokenCount: tokens, lastEventHash: previousHash } };
+}
+
+/**
+ * Appends events to a session locked with {@link lockSession} in the same transaction, and
+ * advances the session's running totals, applying `changes` to the session in the same update.
+ * Returns the stored events in order.
+ */
+export async function appendEvents(
+  manager: EntityManager,
+  session: SessionEntity,
+  drafts: EventDraft[],
+  changes: Pick<Partial<SessionEntity>, 'status'> = {},
+): Promise<EventEntity[]> {
+  const { events, totals } = chainEvents(manager, session, drafts);
   await manager.insert(EventEntity, events);
-  await manager.update(
-    SessionEntity,
-    { id: session.id },
-    { eventCount: seq, tokenCount: tokens, lastEventHash: previousHash },
-  );
-  Object.assign(session, { eventCount: seq, tokenCount: tokens, lastEventHash: previousHash });
+  await manager.update(SessionEntity, { id: session.id }, { ...totals, ...changes });
+  Object.assign(session, totals, changes);
+  return events;
+}
+
+/** Inserts a new session together with its first events: two statements, nobody else can see it yet. */
+export async function insertSessionWithEvents(
+  manager: EntityManager,
+  session: SessionEntity,
+  drafts: EventDraft[],
+): Promise<EventEntity[]> {
+  Object.assign(session, { eventCount: 0, tokenCount: 0, lastEventHash: GENESIS_HASH });
+  const { events, totals } = chainEvents(manager, session, drafts);
+  Object.assign(session, totals);
+  await manager.insert(SessionEntity, session);
+  await manager.insert(EventEntity, events);
   return events;
 }

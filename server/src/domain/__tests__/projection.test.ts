@@ -77,7 +77,7 @@ describe('the projection compiler', () => {
   const events = transcript(['Hello', 'Hi, how can I help?', 'Summarise the spec', 'It proposes continuation.', 'Now plan the release']);
 
   it('fills sections in the specified order and lists every source as an item', async () => {
-    const source = { input: { kind: 'SESSION_EVENTS' as const, relevance: 'the spec summary', sessionId: PREDECESSOR }, first: events[2], last: events[3] };
+    const source = { input: { kind: 'SESSION_EVENTS' as const, relevance: 'the spec summary', sessionId: PREDECESSOR }, first: events[2], last: events[3], handoffManifestId: null };
     const projection = await compile(request(events, { sources: [source] }), memoryReader(events).reader);
     expect(projection.sections.map((section) => section.kind)).toEqual([
       'SYSTEM',
@@ -125,7 +125,7 @@ describe('the projection compiler', () => {
   it('omits a huge single event without reading it, and leaves a recall handle for it', async () => {
     const huge = transcript(['word '.repeat(20_000), 'ok', 'Go on'], PREDECESSOR);
     const { reader, reads } = memoryReader(huge);
-    const source = { input: { kind: 'SESSION_EVENT' as const, relevance: 'the huge paste', sessionId: PREDECESSOR }, first: huge[0], last: huge[0] };
+    const source = { input: { kind: 'SESSION_EVENT' as const, relevance: 'the huge paste', sessionId: PREDECESSOR }, first: huge[0], last: huge[0], handoffManifestId: null };
     const projection = await compile(request(huge, { sources: [source], recentBefore: { sessionId: PREDECESSOR, seq: 1 } }), reader);
     expect(projection.items[1]).toMatchObject({ status: 'OMITTED', eventId: huge[0].id, tokenCount: huge[0].tokenCount });
     expect(reads).toEqual([]);
@@ -140,6 +140,7 @@ describe('the projection compiler', () => {
       input: { kind: 'SESSION_EVENTS' as const, relevance: `part ${start}`, sessionId: PREDECESSOR },
       first: long[start],
       last: long[start + 5],
+      handoffManifestId: null,
     }));
     for (const tokenBudget of [700, 900, 1200, 1800, 2600, 4000, 8000]) {
       const projection = await compile(request(long, { sources, tokenBudget }), memoryReader(long).reader);

@@ -1,4 +1,5 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubscribeResolverData } from 'type-graphql';
 import { Actor } from '../../domain/continuations';
 import { ErrorCode } from '../../domain/errors';
@@ -9,6 +10,7 @@ import type { SessionEntity } from '../../db/entities/session.entity';
 import { Context, freshLoaders } from '../context';
 import { failureError, toPayload } from '../errors';
 import type { PublishedContinuation } from '../pubsub';
+import { JSONScalar } from '../scalars';
 import { Session } from '../sessions/session.type';
 import { Event } from '../transcript/event.type';
 import { ContinueSessionInput } from './continuation.input';
@@ -17,10 +19,14 @@ import {
   ContinueSessionResult,
   ContinueSessionSuccess,
   Handoff,
+  ManifestItem,
   ProjectedContext,
   ProjectionManifest,
+  ProjectionPreview,
+  ProjectionPreviewResult,
   SessionContinuedEvent,
 } from './continuation.type';
+import { continueSessionTool } from './continue-session-tool';
 
 async function subscribeToContinuations({
   args,
@@ -53,6 +59,21 @@ export class ContinuationResolver {
   async continueSession(@Arg('input') input: ContinueSessionInput, @Ctx() ctx: Context): Promise<typeof ContinueSessionResult> {
     const outcome = await ctx.services.continuations.continueSession(ctx.viewer, input, { actor: Actor.AGENT });
     return toPayload(outcome, (result) => ContinueSessionSuccess.of(result));
+  }
+
+  @Query(() => ProjectionPreviewResult, { description: 'Budget estimate and selection for a continuation, without writing anything.' })
+  async previewProjection(@Arg('input') input: ContinueSessionInput, @Ctx() ctx: Context): Promise<typeof ProjectionPreviewResult> {
+    const outcome = await ctx.services.continuations.previewProjection(ctx.viewer, input);
+    return toPayload(outcome, ({ sections, items, tokenBudget, tokenCost }) =>
+      ProjectionPreview.of({ context: { sections, tokenCount: tokenCost }, items, tokenBudget, tokenCost }),
+    );
+  }
+
+  @Query(() => JSONScalar, {
+    description: 'The continue_session tool definition (JSON Schema, function-calling form) for agent runtimes.',
+  })
+  continueSessionTool(@Info() info: GraphQLResolveInfo): unknown {
+    return continueSessionTool(info.schema);
   }
 
   @Query(() => ContinuationEdge, { nullable: true })
@@ -115,8 +136,25 @@ export class ContinuationResolver {
 
 @Resolver(() => ProjectionManifest)
 export class ProjectionManifestResolver {
+  @FieldResolver(() => [ManifestItem])
+  items(@Root() manifest: ProjectionManifestEntity): ManifestItem[] {
+    return manifest.items.map((item, index) => Object.assign(new ManifestItem(), item, { manifestId: manifest.id, index }));
+  }
+
   @FieldResolver(() => ProjectedContext)
   context(@Root() manifest: ProjectionManifestEntity): ProjectedContext {
     return { sections: manifest.context, tokenCount: manifest.tokenCost };
+  }
+}
+
+@Resolver(() => ManifestItem)
+export class ManifestItemResolver {
+  @FieldResolver(() => Int, {
+    description:
+      'How often the successor line recalled this item since (reads passing recallFor with exact bounds): a projection-quality signal for OMITTED items.',
+  })
+  async recallCount(@Root() item: ManifestItem, @Ctx() ctx: Context): Promise<number> {
+    if (item.manifestId === undefined || item.index === undefined) return 0;
+    return (await ctx.loaders.recallCountsByManifestId.load(item.manifestId)).get(item.index) ?? 0;
   }
 }

@@ -88,6 +88,17 @@ export class ManifestItem {
   @Field(() => Int, { description: 'Tokens of the whole source, whether it was loaded or not.' })
   tokenCount: number;
 
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      "When the cited events open a successor, the manifest whose handoff its banner introduced: follow it to that handoff's own exact sources.",
+  })
+  handoffManifestId: string | null;
+
+  /** The manifest holding this item and its position there; absent for a preview. */
+  manifestId?: string;
+  index?: number;
+
   @Field(() => String, {
     nullable: true,
     description:
@@ -245,3 +256,27 @@ export class SessionContinuedEvent {
   @Field(() => Session)
   successor: SessionEntity;
 }
+
+@ObjectType({ description: 'What continueSession would give the successor, computed the same way; nothing was written.' })
+export class ProjectionPreview {
+  @Field(() => ProjectedContext)
+  context: ProjectedContext;
+
+  @Field(() => [ManifestItem])
+  items: ManifestItem[];
+
+  @Field(() => Int)
+  tokenBudget: number;
+
+  @Field(() => Int)
+  tokenCost: number;
+
+  static of(value: ProjectionPreview): ProjectionPreview {
+    return Object.assign(new ProjectionPreview(), value);
+  }
+}
+
+export const ProjectionPreviewResult = createUnionType({
+  name: 'ProjectionPreviewResult',
+  types: () => [ProjectionPreview, OperationError] as const,
+});

@@ -60,8 +60,17 @@ export class EventResolver {
     @Arg('fromEventId', () => ID) fromEventId: string,
     @Arg('toEventId', () => ID) toEventId: string,
     @Ctx() ctx: Context,
+    @Arg('recallFor', () => ID, {
+      nullable: true,
+      description: "A manifest of the reader's lineage: counts this read as a recall of the item it left out with exactly these bounds.",
+    })
+    recallFor?: string,
   ): Promise<EventEntity[]> {
-    return valueOrThrow(await ctx.services.transcript.eventRange(ctx.viewer, sessionId, fromEventId, toEventId));
+    const events = valueOrThrow(await ctx.services.transcript.eventRange(ctx.viewer, sessionId, fromEventId, toEventId));
+    if (recallFor != null) {
+      valueOrThrow(await ctx.services.lineage.recordRecall(ctx.viewer, recallFor, { sessionId, fromEventId, toEventId }));
+    }
+    return events;
   }
 
   @Mutation(() => PostMessageResult, {
