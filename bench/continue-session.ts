@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { EventKind, eventHash, eventTokenCount } from '../server/src/domain/transcript';
 import { GraphQLClient } from './graphql';
+import { chainMessages, insertMessages, MessageRow } from './transcript';
 
 /** A root session at a turn boundary, with the ids of its user messages in order. */
 export interface Predecessor {
@@ -48,23 +49,22 @@ export async function preparePredecessors(pool: Pool, accountId: string, count: 
   const predecessors: Predecessor[] = [];
   for (let offset = 0; offset < count; offset += PREPARE_BATCH) {
     const sessions: { id: string; createdAt: string; hash: string }[] = [];
-    const events: { id: string; sessionId: string; seq: number; text: string; tokens: number; total: number; hash: string; createdAt: string }[] = [];
+    const events: MessageRow[] = [];
     for (let i = offset; i < Math.min(count, offset + PREPARE_BATCH); i++) {
       const sessionId = randomUUID();
       const startedAt = Date.now();
-      let hash = '';
-      let total = 0;
-      const messageIds = MESSAGES.map((text, index) => {
-        const seq = index + 1;
-        const createdAt = new Date(startedAt + seq);
-        hash = eventHash(hash, { sessionId, seq, kind: EventKind.USER_MESSAGE, text, data: null, toolCallId: null, replayOfId: null, createdAt });
-        total += MESSAGE_TOKENS[index];
-        const id = randomUUID();
-        events.push({ id, sessionId, seq, text, tokens: MESSAGE_TOKENS[index], total, hash, createdAt: createdAt.toISOString() });
-        return id;
-      });
-      sessions.push({ id: sessionId, createdAt: new Date(startedAt).toISOString(), hash });
-      predecessors.push({ id: sessionId, messageIds });
+      const rows = chainMessages(
+        sessionId,
+        MESSAGES.map((text, index) => ({
+          kind: EventKind.USER_MESSAGE,
+          text,
+          tokenCount: MESSAGE_TOKENS[index],
+          createdAt: new Date(startedAt + index + 1),
+        })),
+      );
+      events.push(...rows);
+      sessions.push({ id: sessionId, createdAt: new Date(startedAt).toISOString(), hash: rows[rows.length - 1].hash });
+      predecessors.push({ id: sessionId, messageIds: rows.map((row) => row.id) });
     }
     await pool.query(
       `INSERT INTO sessions (id, account_id, kind, status, title, created_at, event_count, token_count, last_event_hash, origin_id)
@@ -79,23 +79,7 @@ export async function preparePredecessors(pool: Pool, accountId: string, count: 
         sessions.map((session) => session.hash),
       ],
     );
-    await pool.query(
-      `INSERT INTO events (id, session_id, account_id, seq, kind, text, token_count, token_total, hash, created_at)
-       SELECT e.id, e.session_id, $9, e.seq, 'USER_MESSAGE', e.text, e.token_count, e.token_total, e.hash, e.created_at
-       FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::int[], $6::int[], $7::text[], $8::timestamptz[])
-         AS e (id, session_id, seq, text, token_count, token_total, hash, created_at)`,
-      [
-        events.map((event) => event.id),
-        events.map((event) => event.sessionId),
-        events.map((event) => event.seq),
-        events.map((event) => event.text),
-        events.map((event) => event.tokens),
-        events.map((event) => event.total),
-        events.map((event) => event.hash),
-        events.map((event) => event.createdAt),
-        accountId,
-      ],
-    );
+    await insertMessages(pool, accountId, events);
   }
   return predecessors;
 }

@@ -8,8 +8,9 @@ import { DEFAULT_CONTINUATION_POLICY } from '../server/src/services/continuation
 import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, preparePredecessors, readManifestTemplate } from './continue-session';
 import { createBenchDatabase, withClient } from './database';
 import { GraphQLClient } from './graphql';
+import { benchCompile, reportCompile } from './compile';
 import { alternatingMedians, buildChain, lineageInSql, lineageOverHttp } from './lineage';
-import { fixed, measure, spread, Spread, table, Throughput } from './stats';
+import { fixed, measure, ratioCell, spread, table, Throughput } from './stats';
 
 const ROUNDS = 3;
 const CONCURRENCIES = [1, 4, 16];
@@ -18,12 +19,29 @@ const MAX_CLIENTS = Math.max(...CONCURRENCIES);
 const OPERATIONS: Record<number, number> = { 1: 100, 4: 200, 16: 400 };
 const WARMUP_OPERATIONS = 64;
 const LINEAGE_DEPTH = 1000;
+/** Sessions in that lineage, the origin included. */
+const LINEAGE_LENGTH = LINEAGE_DEPTH + 1;
 const LINEAGE_RUNS = 30;
 const LINEAGE_WARMUP = 3;
 const CONTINUE_TARGET = 0.5;
 const LINEAGE_TARGET = 2;
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
+
+const SECTIONS = ['continue', 'lineage', 'compile'] as const;
+type Section = (typeof SECTIONS)[number];
+
+/** Sections named on the command line, else in BENCH (comma-separated); all of them when neither names any. */
+function selectedSections(): Set<Section> {
+  const args = process.argv.slice(2);
+  const names = (args.length ? args : (process.env.BENCH ?? '').split(',')).map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+  if (unknown.length) {
+    console.error(`Unknown benchmark section(s): ${unknown.join(', ')}. Choose from ${SECTIONS.join(', ')}.`);
+    process.exit(2);
+  }
+  return new Set(names.length ? (names as Section[]) : SECTIONS);
+}
 
 interface ContinueRound {
   round: number;
@@ -60,7 +78,46 @@ async function rawThroughput(url: string, clients: number, work: (pool: Pool, in
   }
 }
 
-async function bench(databaseUrl: string) {
+/** Predecessors for both sides, after a warm-up of each that also sizes the report's per-request counts. */
+async function prepareContinuations(app: RunningApp, client: GraphQLClient, setup: Pool, databaseUrl: string, accountId: string) {
+  const perSide = WARMUP_OPERATIONS + ROUNDS * CONCURRENCIES.reduce((sum, clients) => sum + OPERATIONS[clients], 0);
+  log(`Preparing ${2 * perSide} predecessor sessions...`);
+  const prepared = await preparePredecessors(setup, accountId, 2 * perSide);
+  await setup.query('ANALYZE');
+  const serverPredecessors = dispenser(prepared.slice(0, perSide));
+  const rawPredecessors = dispenser(prepared.slice(perSide));
+
+  log('Warming up...');
+  const warmServer = serverPredecessors(WARMUP_OPERATIONS);
+  const queriesBeforeWarmup = app.database.queryCount();
+  await measure(MAX_CLIENTS, WARMUP_OPERATIONS, (index) => continueOverHttp(client, warmServer[index]));
+  const continueQueries = (app.database.queryCount() - queriesBeforeWarmup) / WARMUP_OPERATIONS;
+  const manifest = await readManifestTemplate(setup);
+  const warmRaw = rawPredecessors(WARMUP_OPERATIONS);
+  let rawStatements = 0;
+  await rawThroughput(
+    databaseUrl,
+    MAX_CLIENTS,
+    async (pool, index) => {
+      rawStatements = await continueInSql(pool, accountId, warmRaw[index].id, manifest);
+    },
+    WARMUP_OPERATIONS,
+  );
+  return { serverPredecessors, rawPredecessors, continueQueries, rawStatements, manifest };
+}
+
+/** The deepest session of a new lineage, and the server's query count for one lineage request. */
+async function prepareLineage(app: RunningApp, client: GraphQLClient, setup: Pool, accountId: string) {
+  log(`Building a lineage ${LINEAGE_DEPTH} continuations deep...`);
+  const [root] = await preparePredecessors(setup, accountId, 1);
+  const tip = await buildChain(setup, accountId, root.id, root.messageIds[0], LINEAGE_DEPTH);
+  await lineageOverHttp(client, tip, LINEAGE_LENGTH);
+  const queriesBefore = app.database.queryCount();
+  await lineageOverHttp(client, tip, LINEAGE_LENGTH);
+  return { tip, lineageQueries: app.database.queryCount() - queriesBefore };
+}
+
+async function bench(databaseUrl: string, sections: Set<Section>) {
   // The machine may be shared: the report says how busy it was.
   const loadAverage = loadavg()[0].toFixed(1);
   const app: RunningApp = await startApp({
@@ -79,100 +136,66 @@ async function bench(databaseUrl: string) {
   const setup = new Pool({ connectionString: databaseUrl, max: 2 });
   try {
     const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
-    const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string } } }>(
-      'mutation { createAccount(name: "bench") { apiKey account { id } } }',
+    const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string; name: string } } }>(
+      'mutation { createAccount(name: "bench") { apiKey account { id name } } }',
     );
     const client = new GraphQLClient(app.url, createAccount.apiKey);
     const accountId = createAccount.account.id;
 
-    const perSide = WARMUP_OPERATIONS + ROUNDS * CONCURRENCIES.reduce((sum, clients) => sum + OPERATIONS[clients], 0);
-    log(`Preparing ${2 * perSide} predecessor sessions...`);
-    const prepared = await preparePredecessors(setup, accountId, 2 * perSide);
-    await setup.query('ANALYZE');
-    const serverPredecessors = dispenser(prepared.slice(0, perSide));
-    const rawPredecessors = dispenser(prepared.slice(perSide));
-
-    log('Warming up...');
-    const warmServer = serverPredecessors(WARMUP_OPERATIONS);
-    const queriesBeforeWarmup = app.database.queryCount();
-    await measure(MAX_CLIENTS, WARMUP_OPERATIONS, (index) => continueOverHttp(client, warmServer[index]));
-    const continueQueries = (app.database.queryCount() - queriesBeforeWarmup) / WARMUP_OPERATIONS;
-    const manifest = await readManifestTemplate(setup);
-    const warmRaw = rawPredecessors(WARMUP_OPERATIONS);
-    let rawStatements = 0;
-    await rawThroughput(
-      databaseUrl,
-      MAX_CLIENTS,
-      async (pool, index) => {
-        rawStatements = await continueInSql(pool, accountId, warmRaw[index].id, manifest);
-      },
-      WARMUP_OPERATIONS,
-    );
-
-    log(`Building a lineage ${LINEAGE_DEPTH} continuations deep...`);
-    const [root] = await preparePredecessors(setup, accountId, 1);
-    const tip = await buildChain(setup, accountId, root.id, root.messageIds[0], LINEAGE_DEPTH);
-    const lineageLength = LINEAGE_DEPTH + 1;
-    await lineageOverHttp(client, tip, lineageLength);
-    const queriesBefore = app.database.queryCount();
-    await lineageOverHttp(client, tip, lineageLength);
-    const lineageQueries = app.database.queryCount() - queriesBefore;
-
+    const continuation = sections.has('continue') ? await prepareContinuations(app, client, setup, databaseUrl, accountId) : null;
+    const lineage = sections.has('lineage') ? await prepareLineage(app, client, setup, accountId) : null;
     const continueRounds: ContinueRound[] = [];
     const lineageRounds: LineageRound[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const clients of CONCURRENCIES) {
-        const count = OPERATIONS[clients];
-        log(`Round ${round}: continueSession with ${clients} client(s), ${count} operations each side...`);
-        const forServer = serverPredecessors(count);
-        const server = await measure(clients, count, (index) => continueOverHttp(client, forServer[index]));
-        const forRaw = rawPredecessors(count);
-        const raw = await rawThroughput(databaseUrl, clients, (pool, index) => continueInSql(pool, accountId, forRaw[index].id, manifest), count);
-        continueRounds.push({ round, clients, server, raw });
+      if (continuation) {
+        const { serverPredecessors, rawPredecessors, manifest } = continuation;
+        for (const clients of CONCURRENCIES) {
+          const count = OPERATIONS[clients];
+          log(`Round ${round}: continueSession with ${clients} client(s), ${count} operations each side...`);
+          const forServer = serverPredecessors(count);
+          const server = await measure(clients, count, (index) => continueOverHttp(client, forServer[index]));
+          const forRaw = rawPredecessors(count);
+          const raw = await rawThroughput(databaseUrl, clients, (pool, index) => continueInSql(pool, accountId, forRaw[index].id, manifest), count);
+          continueRounds.push({ round, clients, server, raw });
+        }
       }
-      log(`Round ${round}: lineage at depth ${LINEAGE_DEPTH}...`);
-      const [serverMs, rawMs] = await withClient(databaseUrl, (sql) =>
-        alternatingMedians(
-          LINEAGE_RUNS,
-          LINEAGE_WARMUP,
-          () => lineageOverHttp(client, tip, lineageLength),
-          () => lineageInSql(sql, accountId, tip, lineageLength),
-        ),
-      );
-      lineageRounds.push({ round, serverMs, rawMs });
+      if (lineage) {
+        log(`Round ${round}: lineage at depth ${LINEAGE_DEPTH}...`);
+        const [serverMs, rawMs] = await withClient(databaseUrl, (sql) =>
+          alternatingMedians(
+            LINEAGE_RUNS,
+            LINEAGE_WARMUP,
+            () => lineageOverHttp(client, lineage.tip, LINEAGE_LENGTH),
+            () => lineageInSql(sql, accountId, lineage.tip, LINEAGE_LENGTH),
+          ),
+        );
+        lineageRounds.push({ round, serverMs, rawMs });
+      }
     }
+    // Last, so that its long predecessors do not change what the other sections measure.
+    const compile = sections.has('compile') ? await benchCompile(app, client, setup, createAccount.account, ROUNDS, log) : null;
+
     const { rows } = await setup.query('SHOW server_version');
-    report({
-      environment: `PostgreSQL ${rows[0].server_version}, ${cpus().length} CPUs, load average ${loadAverage} at start, server pool ${MAX_CLIENTS}`,
-      continueRounds,
-      continueQueries,
-      rawStatements,
-      manifest,
-      lineageRounds,
-      lineageQueries,
-    });
+    console.log(`\nPostgreSQL ${rows[0].server_version}, ${cpus().length} CPUs, load average ${loadAverage} at start, server pool ${MAX_CLIENTS}`);
+    if (continuation) reportContinue({ ...continuation, continueRounds });
+    if (lineage) reportLineage(lineageRounds, lineage.lineageQueries);
+    if (compile) reportCompile(compile);
   } finally {
     await setup.end();
     await app.close();
   }
 }
 
-const ratioCell = ({ min, median, max }: Spread) => `${fixed(min, 2)} / ${fixed(median, 2)} / ${fixed(max, 2)}`;
-
-interface Report {
-  environment: string;
+interface ContinueReport {
   continueRounds: ContinueRound[];
   /** Database queries the server sends per continueSession request, authentication included. */
   continueQueries: number;
   rawStatements: number;
   manifest: ManifestTemplate;
-  lineageRounds: LineageRound[];
-  lineageQueries: number;
 }
 
-function report({ environment, continueRounds, continueQueries, rawStatements, manifest, lineageRounds, lineageQueries }: Report) {
+function reportContinue({ continueRounds, continueQueries, rawStatements, manifest }: ContinueReport) {
   const ratio = (row: ContinueRound) => row.server.opsPerSecond / row.raw.opsPerSecond;
-  console.log(`\n${environment}`);
   console.log(
     `\ncontinueSession: server (GraphQL over HTTP, in-process) vs raw (one hand-written SQL transaction through pg)` +
       `\nserver: ${fixed(continueQueries)} database queries per request; raw: ${rawStatements} statements; manifest JSON ${fixed(manifest.size / 1024)} KB` +
@@ -207,10 +230,12 @@ function report({ environment, continueRounds, continueQueries, rawStatements, m
       }),
     ),
   );
+}
 
+function reportLineage(lineageRounds: LineageRound[], lineageQueries: number) {
   const lineageRatios = spread(lineageRounds.map((row) => row.serverMs / row.rawMs));
   console.log(
-    `\nlineage of a session ${LINEAGE_DEPTH} continuations deep (${LINEAGE_DEPTH + 1} sessions), median of ${LINEAGE_RUNS} sequential runs each, the two sides alternating` +
+    `\nlineage of a session ${LINEAGE_DEPTH} continuations deep (${LINEAGE_LENGTH} sessions), median of ${LINEAGE_RUNS} sequential runs each, the two sides alternating` +
       `\nserver: { session(id) { lineage { id } } } over HTTP; raw: the same recursive CTE through pg; ratio = server ms / raw ms\n`,
   );
   console.log(
@@ -231,10 +256,11 @@ async function main() {
     console.error('Set DATABASE_URL to a PostgreSQL server URL; the benchmark creates and drops a database of its own there.');
     process.exit(2);
   }
+  const sections = selectedSections();
   const started = performance.now();
   const database = await createBenchDatabase(serverUrl);
   try {
-    await bench(database.url);
+    await bench(database.url, sections);
   } finally {
     await database.drop();
   }

@@ -17,6 +17,8 @@ export function spread(samples: readonly number[]): Spread {
   return { min: Math.min(...samples), median: median(samples), max: Math.max(...samples) };
 }
 
+export const ratioCell = ({ min, median, max }: Spread) => `${fixed(min, 2)} / ${fixed(median, 2)} / ${fixed(max, 2)}`;
+
 export interface Throughput {
   opsPerSecond: number;
   p50Ms: number;
