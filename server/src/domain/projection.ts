@@ -80,12 +80,28 @@ export interface ProjectionSourceReader {
 
 /** A cited event source whose boundary events were found. */
 export interface ResolvedEventSource {
+  type: 'EVENTS';
   input: SourceInput;
   first: ProjectedEvent;
   last: ProjectedEvent;
   /** Set when the range starts at a successor's banner: the manifest behind that handoff. */
   handoffManifestId: string | null;
 }
+
+/** A resource version (or one block of it) or a memory entry, pinned exactly, with its text. */
+export interface ResolvedContentSource {
+  type: 'CONTENT';
+  item: ManifestItem;
+  text: string;
+}
+
+/** A source that exists but may no longer be read (a revoked resource): a broken breadcrumb, never substituted. */
+export interface UnavailableSource {
+  type: 'UNAVAILABLE';
+  item: ManifestItem;
+}
+
+export type ResolvedSource = ResolvedEventSource | ResolvedContentSource | UnavailableSource;
 
 export interface ProjectionRequest {
   tokenBudget: number;
@@ -100,7 +116,10 @@ export interface ProjectionRequest {
   /** The recent exchange is read from this session, before this seq. */
   recentBefore: { sessionId: string; seq: number };
   handoff: Handoff;
-  sources: ResolvedEventSource[];
+  /** Pinned resources, loaded right after the handoff. */
+  pins: (ResolvedContentSource | UnavailableSource)[];
+  /** Cited sources, most relevant first. */
+  sources: ResolvedSource[];
 }
 
 export interface Projection {
@@ -214,12 +233,46 @@ function eventItem(
   };
 }
 
+/** The manifest item of a resource or memory source; `hash` is sha256 of exactly the text selected. */
+export function contentItem(
+  kind: typeof SourceKind.RESOURCE | typeof SourceKind.MEMORY,
+  relevance: string,
+  reference: Pick<ManifestItem, 'url' | 'version' | 'blockId' | 'path' | 'cid'>,
+  content: { text: string; tokenCount: number } | null,
+): ManifestItem {
+  return {
+    kind,
+    status: content ? ManifestItemStatus.OMITTED : ManifestItemStatus.UNAVAILABLE,
+    relevance,
+    sessionId: null,
+    fromEventId: null,
+    toEventId: null,
+    eventId: null,
+    ...reference,
+    tokenCount: content?.tokenCount ?? 0,
+    hash: content ? sha256(content.text) : null,
+    handoffManifestId: null,
+  };
+}
+
 function handleLine(item: ManifestItem): string {
-  const where =
-    item.kind === SourceKind.SESSION_EVENT
-      ? `session ${item.sessionId} event ${item.eventId}`
-      : `session ${item.sessionId} events ${item.fromEventId}..${item.toEventId}`;
-  return `- ${where}, ${item.tokenCount} tokens (read_events): ${item.relevance}`;
+  const where: Record<SourceKind, string> = {
+    SESSION_EVENT: `session ${item.sessionId} event ${item.eventId}, ${item.tokenCount} tokens (read_events)`,
+    SESSION_EVENTS: `session ${item.sessionId} events ${item.fromEventId}..${item.toEventId}, ${item.tokenCount} tokens (read_events)`,
+    RESOURCE: `resource ${item.url} version ${item.version ?? 'unknown'}${item.blockId ? ` block ${item.blockId}` : ''}, ${item.tokenCount} tokens (read_resource)`,
+    MEMORY: `memory ${item.path} cid ${item.cid}, ${item.tokenCount} tokens (read_memory)`,
+  };
+  const line = `- ${where[item.kind]}: ${item.relevance}`;
+  return item.status === ManifestItemStatus.UNAVAILABLE ? `- unavailable (revoked, not substituted): ${line.slice(2)}` : line;
+}
+
+function renderContent(item: ManifestItem, text: string): string {
+  const relevance = item.relevance.replace(/"/g, "'");
+  const open =
+    item.kind === SourceKind.MEMORY
+      ? `<memory path="${item.path}" cid="${item.cid}" relevance="${relevance}">`
+      : `<resource url="${item.url}" version="${item.version}"${item.blockId ? ` block="${item.blockId}"` : ''} relevance="${relevance}">`;
+  return `${open}\n${text}\n</${item.kind === SourceKind.MEMORY ? 'memory' : 'resource'}>`;
 }
 
 /** One optional piece of context, in priority order; `load` reads and renders it when it may fit. */
@@ -229,6 +282,8 @@ interface Candidate {
   /** A lower bound of its rendered tokens, known without reading it. */
   minimumTokens: number;
   handle: string;
+  /** A broken breadcrumb: never loaded, always listed among the handles. */
+  unavailable: boolean;
   load(): Promise<string>;
 }
 
@@ -272,7 +327,7 @@ export async function compileProjection(
   let reserved = handleTokens.reduce((sum, tokens) => sum + tokens, 0);
   for (const [index, candidate] of candidates.entries()) {
     const available = remaining - Math.max(0, reserved - handleTokens[index]);
-    if (candidate.minimumTokens <= available) {
+    if (!candidate.unavailable && candidate.minimumTokens <= available) {
       const text = await candidate.load();
       const cost = countTokens(text) + 1;
       if (cost <= available) {
@@ -298,7 +353,11 @@ export async function compileProjection(
       .filter((candidate) => candidate.item !== null)
       .map((candidate) => ({
         ...(candidate.item as ManifestItem),
-        status: included.has(candidate) ? ManifestItemStatus.INCLUDED : ManifestItemStatus.OMITTED,
+        status: candidate.unavailable
+          ? ManifestItemStatus.UNAVAILABLE
+          : included.has(candidate)
+            ? ManifestItemStatus.INCLUDED
+            : ManifestItemStatus.OMITTED,
       })),
   ];
   return succeed({ sections, items, tokenCost });
@@ -312,8 +371,10 @@ async function collectCandidates(request: ProjectionRequest, reader: ProjectionS
       item: null,
       minimumTokens: 0,
       handle: `- the handoff: read_manifest ${request.manifestId}`,
+      unavailable: false,
       load: async () => handoffText,
     },
+    ...request.pins.map((pin) => sourceCandidate(ContextSectionKind.PINNED_SOURCE, pin, reader)),
   ];
 
   const { sessionId, seq } = request.recentBefore;
@@ -332,30 +393,51 @@ async function collectCandidates(request: ProjectionRequest, reader: ProjectionS
         item,
         minimumTokens: item.tokenCount,
         handle: handleLine(item),
+        unavailable: false,
         load: async () => renderRange('recent_exchange', recent, item.relevance),
       });
     }
   }
-
-  for (const source of request.sources) {
-    const item = {
-      ...eventItem(source.input.kind, source.input.relevance, source.first, source.last, ManifestItemStatus.OMITTED),
-      handoffManifestId: source.handoffManifestId,
-    };
-    candidates.push({
-      section: ContextSectionKind.EXCERPT,
-      item,
-      minimumTokens: item.tokenCount,
-      handle: handleLine(item),
-      load: async () =>
-        renderRange(
-          'excerpt',
-          await reader.eventsInRange(source.first.sessionId, source.first.seq, source.last.seq),
-          source.input.relevance,
-        ),
-    });
-  }
+  candidates.push(...request.sources.map((source) => sourceCandidate(ContextSectionKind.EXCERPT, source, reader)));
   return candidates;
+}
+
+function sourceCandidate(section: ContextSectionKind, source: ResolvedSource, reader: ProjectionSourceReader): Candidate {
+  switch (source.type) {
+    case 'EVENTS': {
+      const item = {
+        ...eventItem(source.input.kind, source.input.relevance, source.first, source.last, ManifestItemStatus.OMITTED),
+        handoffManifestId: source.handoffManifestId,
+      };
+      return {
+        section,
+        item,
+        minimumTokens: item.tokenCount,
+        handle: handleLine(item),
+        unavailable: false,
+        load: async () =>
+          renderRange('excerpt', await reader.eventsInRange(source.first.sessionId, source.first.seq, source.last.seq), item.relevance),
+      };
+    }
+    case 'CONTENT':
+      return {
+        section,
+        item: source.item,
+        minimumTokens: source.item.tokenCount,
+        handle: handleLine(source.item),
+        unavailable: false,
+        load: async () => renderContent(source.item, source.text),
+      };
+    case 'UNAVAILABLE':
+      return {
+        section,
+        item: source.item,
+        minimumTokens: 0,
+        handle: handleLine({ ...source.item, status: ManifestItemStatus.UNAVAILABLE }),
+        unavailable: true,
+        load: async () => '',
+      };
+  }
 }
 
 function assembleContext(

@@ -6,6 +6,7 @@ import {
   ContinueSessionRequest,
   Handoff,
   PlanTransfer,
+  SourceInput,
   SourceKind,
   TransferredState,
   describeCarried,
@@ -25,8 +26,12 @@ import {
   Projection,
   ProjectedEvent,
   ProjectionSourceReader,
+  ResolvedContentSource,
   ResolvedEventSource,
+  ResolvedSource,
+  UnavailableSource,
   compileProjection,
+  contentItem,
   manifestHash,
 } from '../domain/projection';
 import { ACTIVE_RUN_STATUSES, RunKind, RunStatus } from '../domain/runs';
@@ -40,6 +45,7 @@ import { SessionEntity } from '../db/entities/session.entity';
 import { PlanRevisionEntity } from '../db/entities/plan-revision.entity';
 import { isUniqueViolation } from '../db/errors';
 import { appendPlanRevision, latestPlan } from '../db/repositories/plan.repository';
+import { resolveMemorySource, resolveResourceSource } from './resources.service';
 import { appendEvents, insertSessionWithEvents, lockSession } from '../db/repositories/transcript.repository';
 import { ChangeNotifier } from './notifications';
 import { Viewer } from './viewer';
@@ -85,7 +91,8 @@ interface BranchMessage {
 interface Prepared {
   /** The predecessor's initiating message; null for a branch, whose message is new. */
   initiating: EventEntity | null;
-  sources: ResolvedEventSource[];
+  sources: ResolvedSource[];
+  pins: (ResolvedContentSource | UnavailableSource)[];
   transferred: TransferredState;
   plan: PlanRevisionEntity | null;
   /** Whether the user wrote in the predecessor since it began, beyond a replayed message. */
@@ -422,10 +429,10 @@ export class ContinuationService {
     await this.assertTurnBoundary(manager, predecessor, activeRuns, options.callerRunId);
     const pendingRunIds = this.transferablePendingRuns(activeRuns, input.transfer?.pendingRuns ?? []);
     const sources = await this.resolveSources(manager, viewer, input);
-    const { state: transferred, plan } = await this.transferredState(manager, predecessor, input, pendingRunIds);
+    const { state: transferred, plan, pins } = await this.transferredState(manager, viewer, predecessor, input, pendingRunIds);
     // The latest user message is a replay only when nobody wrote since this session was continued into.
     const hasNewUserMessage = latestUserMessage !== null && latestUserMessage.replayOfId === null;
-    return { initiating, sources, transferred, plan, hasNewUserMessage };
+    return { initiating, sources, pins, transferred, plan, hasNewUserMessage };
   }
 
   /** The successor's initial context; refuses (INVALID_INPUT) when the budget cannot hold its fixed part. */
@@ -464,6 +471,7 @@ export class ContinuationService {
           seq: prepared.initiating ? prepared.initiating.seq : predecessor.eventCount + 1,
         },
         handoff: normalizeHandoff(input.handoff),
+        pins: prepared.pins,
         sources: prepared.sources,
       },
       eventReader(manager),
@@ -599,17 +607,18 @@ export class ContinuationService {
   }
 
   /** Every cited event source must exist in the viewer's account, with its events in one session and in order. */
-  private async resolveSources(manager: EntityManager, viewer: Viewer, input: ContinueSessionRequest): Promise<ResolvedEventSource[]> {
+  private async resolveSources(manager: EntityManager, viewer: Viewer, input: ContinueSessionRequest): Promise<ResolvedSource[]> {
     const eventIds = input.sources.flatMap((source) => [source.fromEventId, source.toEventId, source.eventId]);
     const ids = eventIds.filter((id): id is string => typeof id === 'string' && isId(id));
     const events = ids.length ? await manager.findBy(EventEntity, { id: In(ids), accountId: viewer.accountId }) : [];
     const byId = new Map(events.map((event) => [event.id, event]));
     const missing: ErrorDetail[] = [];
-    const resolved: ResolvedEventSource[] = [];
+    // Event sources first (their events were read in one query); content sources fill the gaps below.
+    const resolved: (ResolvedEventSource | null)[] = [];
     input.sources.forEach((source, index) => {
       const path = ['input', 'sources', String(index)];
       if (source.kind === SourceKind.RESOURCE || source.kind === SourceKind.MEMORY) {
-        missing.push({ path, message: `No ${source.kind === SourceKind.RESOURCE ? 'resource' : 'memory entry'} by that name.` });
+        resolved.push(null);
         return;
       }
       const firstId = source.kind === SourceKind.SESSION_EVENT ? source.eventId : source.fromEventId;
@@ -621,14 +630,21 @@ export class ContinuationService {
       } else if (first.seq > last.seq) {
         missing.push({ path: [...path, 'fromEventId'], message: 'fromEventId comes after toEventId.' });
       } else {
-        resolved.push({ input: source, first: projected(first), last: projected(last), handoffManifestId: null });
+        resolved.push({ type: 'EVENTS', input: source, first: projected(first), last: projected(last), handoffManifestId: null });
       }
     });
+    const sources: ResolvedSource[] = [];
+    for (const [index, source] of input.sources.entries()) {
+      const content = resolved[index] ?? (await this.resolveContentSource(manager, viewer, source));
+      if (content) sources.push(content);
+      else missing.push({ path: ['input', 'sources', String(index)], message: `No such ${source.kind.toLowerCase()} in this account.` });
+    }
     if (missing.length > 0) {
       refuse(ErrorCode.SOURCE_NOT_FOUND, 'A cited source does not exist in this account.', missing);
     }
+    const eventSources = resolved.filter((source): source is ResolvedEventSource => source !== null);
     // A range from a session's first event cites its banner: name the manifest behind that handoff.
-    const opening = [...new Set(resolved.filter((source) => source.first.seq === 1).map((source) => source.first.sessionId))];
+    const opening = [...new Set(eventSources.filter((source) => source.first.seq === 1).map((source) => source.first.sessionId))];
     if (opening.length > 0) {
       const manifests: { successor_id: string; id: string }[] = await manager.query(
         `SELECT edge.successor_id, manifest.id FROM continuation_edges edge
@@ -637,20 +653,53 @@ export class ContinuationService {
         [viewer.accountId, opening],
       );
       const bySuccessor = new Map(manifests.map((row) => [row.successor_id, row.id]));
-      for (const source of resolved) {
+      for (const source of eventSources) {
         if (source.first.seq === 1) source.handoffManifestId = bySuccessor.get(source.first.sessionId) ?? null;
       }
     }
-    return resolved;
+    return sources;
+  }
+
+  /**
+   * A resource or memory source pinned to the exact version or cid it resolves to now: a revoked
+   * resource becomes an UNAVAILABLE breadcrumb; null when there is no such source.
+   */
+  private async resolveContentSource(
+    manager: EntityManager,
+    viewer: Viewer,
+    source: SourceInput,
+  ): Promise<ResolvedContentSource | UnavailableSource | null> {
+    if (source.kind === SourceKind.MEMORY) {
+      const memory = await resolveMemorySource(manager, viewer.accountId, { path: source.path!, cid: source.cid });
+      if (memory.status === 'NOT_FOUND') return null;
+      const reference = { url: null, version: null, blockId: null, path: memory.path, cid: memory.cid };
+      return { type: 'CONTENT', item: contentItem(SourceKind.MEMORY, source.relevance, reference, memory), text: memory.text };
+    }
+    const resource = await resolveResourceSource(manager, viewer.accountId, {
+      url: source.url!,
+      version: source.version,
+      blockId: source.blockId,
+    });
+    if (resource.status === 'NOT_FOUND') return null;
+    const reference = { url: resource.url, version: resource.version, blockId: resource.blockId, path: null };
+    if (resource.status === 'UNAVAILABLE') {
+      return { type: 'UNAVAILABLE', item: contentItem(SourceKind.RESOURCE, source.relevance, { ...reference, cid: null }, null) };
+    }
+    return {
+      type: 'CONTENT',
+      item: contentItem(SourceKind.RESOURCE, source.relevance, { ...reference, cid: resource.cid }, resource),
+      text: resource.text,
+    };
   }
 
   /** What the successor receives of the predecessor's structured state; the plan must exist and be open to move. */
   private async transferredState(
     manager: EntityManager,
+    viewer: Viewer,
     predecessor: SessionEntity,
     input: ContinueSessionRequest,
     pendingRunIds: string[],
-  ): Promise<{ state: TransferredState; plan: PlanRevisionEntity | null }> {
+  ): Promise<{ state: TransferredState; plan: PlanRevisionEntity | null; pins: (ResolvedContentSource | UnavailableSource)[] }> {
     const transfer = input.transfer;
     const mode = transfer?.plan ?? PlanTransfer.OMIT;
     const plan = mode === PlanTransfer.OMIT ? null : await latestPlan(manager, predecessor.id);
@@ -665,20 +714,33 @@ export class ContinuationService {
         { path: ['input', 'transfer', 'pinnedTools'], message: `Known tools: ${AGENT_TOOLS.join(', ')}.` },
       ]);
     }
-    if ((transfer?.pinnedResources ?? []).length > 0) {
-      refuse(ErrorCode.SOURCE_NOT_FOUND, 'A pinned resource does not exist in this account.', [
-        { path: ['input', 'transfer', 'pinnedResources', '0'], message: 'No resource by that URL.' },
-      ]);
+    const pins: (ResolvedContentSource | UnavailableSource)[] = [];
+    const missing: ErrorDetail[] = [];
+    for (const [index, ref] of (transfer?.pinnedResources ?? []).entries()) {
+      const pin = await this.resolveContentSource(manager, viewer, {
+        kind: SourceKind.RESOURCE,
+        relevance: 'a pinned resource',
+        url: ref.url,
+        version: ref.version,
+        blockId: ref.blockId,
+      });
+      if (pin) pins.push(pin);
+      else missing.push({ path: ['input', 'transfer', 'pinnedResources', String(index)], message: 'No such resource version or block.' });
     }
+    if (missing.length > 0) refuse(ErrorCode.SOURCE_NOT_FOUND, 'A pinned resource does not exist in this account.', missing);
     return {
       state: {
         plan: mode,
         planRevision: plan?.revision ?? null,
         pendingRunIds,
         pinnedTools: [...new Set(transfer?.pinnedTools ?? [])],
-        pinnedResources: [],
+        // Pins carry the exact version they resolved to; a revoked one stays behind as a broken breadcrumb.
+        pinnedResources: pins
+          .filter((pin) => pin.type === 'CONTENT')
+          .map(({ item }) => ({ url: item.url!, version: item.version, blockId: item.blockId })),
       },
       plan,
+      pins,
     };
   }
 

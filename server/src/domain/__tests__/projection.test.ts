@@ -62,6 +62,7 @@ function request(events: ProjectedEvent[], overrides: Partial<ProjectionRequest>
       nextActions: ['Write the changelog'],
       cautions: [],
     },
+    pins: [],
     sources: [],
     ...overrides,
   };
@@ -77,7 +78,7 @@ describe('the projection compiler', () => {
   const events = transcript(['Hello', 'Hi, how can I help?', 'Summarise the spec', 'It proposes continuation.', 'Now plan the release']);
 
   it('fills sections in the specified order and lists every source as an item', async () => {
-    const source = { input: { kind: 'SESSION_EVENTS' as const, relevance: 'the spec summary', sessionId: PREDECESSOR }, first: events[2], last: events[3], handoffManifestId: null };
+    const source = { type: 'EVENTS' as const, input: { kind: 'SESSION_EVENTS' as const, relevance: 'the spec summary', sessionId: PREDECESSOR }, first: events[2], last: events[3], handoffManifestId: null };
     const projection = await compile(request(events, { sources: [source] }), memoryReader(events).reader);
     expect(projection.sections.map((section) => section.kind)).toEqual([
       'SYSTEM',
@@ -125,7 +126,7 @@ describe('the projection compiler', () => {
   it('omits a huge single event without reading it, and leaves a recall handle for it', async () => {
     const huge = transcript(['word '.repeat(20_000), 'ok', 'Go on'], PREDECESSOR);
     const { reader, reads } = memoryReader(huge);
-    const source = { input: { kind: 'SESSION_EVENT' as const, relevance: 'the huge paste', sessionId: PREDECESSOR }, first: huge[0], last: huge[0], handoffManifestId: null };
+    const source = { type: 'EVENTS' as const, input: { kind: 'SESSION_EVENT' as const, relevance: 'the huge paste', sessionId: PREDECESSOR }, first: huge[0], last: huge[0], handoffManifestId: null };
     const projection = await compile(request(huge, { sources: [source], recentBefore: { sessionId: PREDECESSOR, seq: 1 } }), reader);
     expect(projection.items[1]).toMatchObject({ status: 'OMITTED', eventId: huge[0].id, tokenCount: huge[0].tokenCount });
     expect(reads).toEqual([]);
@@ -137,6 +138,7 @@ describe('the projection compiler', () => {
   it('keeps within every budget between the minimum and plenty, dropping from the end', async () => {
     const long = transcript(Array.from({ length: 40 }, (_, i) => `message ${i} ${'detail '.repeat(i * 5)}`));
     const sources = [0, 10, 20].map((start) => ({
+      type: 'EVENTS' as const,
       input: { kind: 'SESSION_EVENTS' as const, relevance: `part ${start}`, sessionId: PREDECESSOR },
       first: long[start],
       last: long[start + 5],
