@@ -16,7 +16,6 @@ const contract = existsSync(publishedContractPath) ? readFileSync(publishedContr
  * every other breaking change fails. Each area that lands deletes its lines; the list ends empty.
  */
 const NOT_YET_IMPLEMENTED = new Set([
-  // context projection: preview, recall counts, the tool definition
   // agent runtime: delegation, forks, retries, context pressure
   'ForkSessionInput',
   'Session.parent',

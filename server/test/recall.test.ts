@@ -55,3 +55,73 @@ describe('recall of omitted sources', () => {
     expect(unknown.errors?.[0].extensions).toMatchObject({ code: 'NOT_FOUND', details: [{ path: ['recallFor'] }] });
   });
 });
+
+describe('every kind of manifest item opens exactly', () => {
+  let server: TestServer;
+  let client: GraphQLTestClient;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    client = await server.newAccount('opener');
+  });
+  afterAll(() => server.close());
+
+  it('recalls event ranges, single events, resource versions and memory entries that did not fit', async () => {
+    const big = 'a long passage of detail '.repeat(600);
+    const sessionId = await createSession(client, 'everything');
+    const first = await postMessage(client, sessionId, `first ${big}`);
+    const second = await postMessage(client, sessionId, `second ${big}`);
+    await postMessage(client, sessionId, 'now continue');
+    await client.data('mutation ($b: String!) { putResource(input: { url: "https://docs.example/big", blocks: [{ id: "all", text: $b }] }) { version } }', { b: big });
+    const { writeMemory } = await client.data<any>('mutation ($c: String!) { writeMemory(input: { path: "/big", content: $c }) { cid } }', { c: big });
+    const result = await continueSession(
+      client,
+      continuation(sessionId, {
+        tokenBudget: 1200,
+        sources: [
+          { kind: 'SESSION_EVENTS', relevance: 'range', sessionId, fromEventId: first, toEventId: second },
+          { kind: 'SESSION_EVENT', relevance: 'single', sessionId, eventId: second },
+          { kind: 'RESOURCE', relevance: 'resource', url: 'https://docs.example/big' },
+          { kind: 'MEMORY', relevance: 'memory', path: '/big', cid: writeMemory.cid },
+        ],
+      }),
+    );
+    const query = `query ($id: ID!) { session(id: $id) { continuedFrom { manifest { id
+      items { kind status relevance sessionId fromEventId toEventId eventId url version path cid hash recallCount } } } } }`;
+    const manifestOf = async () => (await client.data<any>(query, { id: result.successor!.id })).session.continuedFrom.manifest;
+    const manifest = await manifestOf();
+    const cited = manifest.items.slice(-4);
+    expect(cited.map((item: any) => item.status)).toEqual(['OMITTED', 'OMITTED', 'OMITTED', 'OMITTED']);
+
+    const [range, single, resource, memory] = cited;
+    const m = manifest.id;
+    const events = await client.data<any>(
+      'query ($s: ID!, $a: ID!, $b: ID!, $m: ID) { eventRange(sessionId: $s, fromEventId: $a, toEventId: $b, recallFor: $m) { id } }',
+      { s: range.sessionId, a: range.fromEventId, b: range.toEventId, m },
+    );
+    expect(events.eventRange.map((event: any) => event.id)).toEqual([first, second]);
+    await client.data(
+      'query ($s: ID!, $a: ID!, $m: ID) { eventRange(sessionId: $s, fromEventId: $a, toEventId: $a, recallFor: $m) { id } }',
+      { s: single.sessionId, a: single.eventId, m },
+    );
+    const version = await client.data<any>(
+      'query ($u: String!, $v: String!, $m: ID) { resourceVersion(url: $u, version: $v, recallFor: $m) { blocks { text } } }',
+      { u: resource.url, v: resource.version, m },
+    );
+    expect(version.resourceVersion.blocks[0].text).toBe(big);
+    const entry = await client.data<any>('query ($p: String!, $c: String, $m: ID) { memory(path: $p, cid: $c, recallFor: $m) { content } }', {
+      p: memory.path,
+      c: memory.cid,
+      m,
+    });
+    expect(entry.memory.content).toBe(big);
+
+    const after = await manifestOf();
+    expect(after.items.slice(-4).map((item: any) => [item.relevance, item.recallCount])).toEqual([
+      ['range', 1],
+      ['single', 1],
+      ['resource', 1],
+      ['memory', 1],
+    ]);
+  });
+});

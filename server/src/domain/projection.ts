@@ -477,24 +477,28 @@ export function manifestHash(content: Record<string, unknown>): string {
   return sha256(canonicalJson(content));
 }
 
-/** An exact read of events: a range of one session (from and to equal for a single event). */
-export interface EventRead {
-  sessionId: string;
-  fromEventId: string;
-  toEventId: string;
+/** An exact read: an event range of one session (from and to equal for one event), a resource version, or a memory entry. */
+export type SourceRead =
+  | { kind: 'EVENTS'; sessionId: string; fromEventId: string; toEventId: string }
+  | { kind: 'RESOURCE'; url: string; version: string }
+  | { kind: 'MEMORY'; path: string; cid: string };
+
+function reads(item: ManifestItem, read: SourceRead): boolean {
+  switch (read.kind) {
+    case 'EVENTS':
+      if (item.sessionId !== read.sessionId) return false;
+      return item.kind === SourceKind.SESSION_EVENT
+        ? read.fromEventId === item.eventId && read.toEventId === item.eventId
+        : item.kind === SourceKind.SESSION_EVENTS && read.fromEventId === item.fromEventId && read.toEventId === item.toEventId;
+    case 'RESOURCE':
+      // A version read holds every block of it, so it recalls block items of that version too.
+      return item.kind === SourceKind.RESOURCE && item.url === read.url && item.version === read.version;
+    case 'MEMORY':
+      return item.kind === SourceKind.MEMORY && item.path === read.path && item.cid === read.cid;
+  }
 }
 
-/**
- * Indexes of the manifest items an exact read recalls: OMITTED event sources with exactly those
- * bounds, as their recall handles name them.
- */
-export function recalledItems(items: ManifestItem[], read: EventRead): number[] {
-  return items.flatMap((item, index) => {
-    if (item.status !== ManifestItemStatus.OMITTED || item.sessionId !== read.sessionId) return [];
-    const exact =
-      item.kind === SourceKind.SESSION_EVENT
-        ? read.fromEventId === item.eventId && read.toEventId === item.eventId
-        : read.fromEventId === item.fromEventId && read.toEventId === item.toEventId;
-    return exact ? [index] : [];
-  });
+/** Indexes of the manifest items an exact read recalls: OMITTED sources with exactly those bounds, as their handles name them. */
+export function recalledItems(items: ManifestItem[], read: SourceRead): number[] {
+  return items.flatMap((item, index) => (item.status === ManifestItemStatus.OMITTED && reads(item, read) ? [index] : []));
 }

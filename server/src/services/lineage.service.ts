@@ -1,7 +1,7 @@
 import { DataSource, In } from 'typeorm';
 import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { isId } from '../domain/ids';
-import { EventRead, recalledItems } from '../domain/projection';
+import { recalledItems, SourceRead } from '../domain/projection';
 import { RunStatus } from '../domain/runs';
 import { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
 import { ProjectionManifestEntity } from '../db/entities/projection-manifest.entity';
@@ -52,10 +52,10 @@ export class LineageService {
   }
 
   /**
-   * Counts an exact read as a recall of the items `manifestId` left out with those bounds.
+   * Counts an exact read as a recall of the items `manifestId` left out with exactly that reference.
    * Fails with NOT_FOUND when the manifest is not the viewer's.
    */
-  async recordRecall(viewer: Viewer, manifestId: string, read: EventRead): Promise<Outcome<number>> {
+  async recordRecall(viewer: Viewer, manifestId: string, read: SourceRead): Promise<Outcome<number>> {
     const [manifest] = await this.manifestsByIds(viewer.accountId, [manifestId]);
     if (!manifest) {
       return fail(ErrorCode.NOT_FOUND, 'No such manifest.', [{ path: ['recallFor'], message: 'No such manifest.' }]);

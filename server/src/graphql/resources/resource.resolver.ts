@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { MemoryEntryEntity } from '../../db/entities/memory-entry.entity';
 import type { ResourceEntity } from '../../db/entities/resource.entity';
 import type { ResourceVersionEntity } from '../../db/entities/resource-version.entity';
@@ -6,6 +6,9 @@ import type { Context } from '../context';
 import { valueOrThrow } from '../errors';
 import { PutResourceInput, WriteMemoryInput } from './resource.input';
 import { MemoryEntry, Resource, ResourceVersion } from './resource.type';
+
+const RECALL_FOR =
+  "A manifest of the reader's lineage: counts this read as a recall of the item it left out with exactly this reference.";
 
 @Resolver(() => Resource)
 export class ResourceResolver {
@@ -21,12 +24,17 @@ export class ResourceResolver {
     nullable: true,
     description: 'One exact version of a resource; null when the resource or version does not exist or the resource is revoked.',
   })
-  resourceVersion(
+  async resourceVersion(
     @Arg('url', { description: 'The resource url.' }) url: string,
     @Arg('version', { description: 'A version as the server assigned it: "1", "2", ...' }) version: string,
     @Ctx() ctx: Context,
+    @Arg('recallFor', () => ID, { nullable: true, description: RECALL_FOR }) recallFor?: string,
   ): Promise<ResourceVersionEntity | null> {
-    return ctx.services.resources.findResourceVersion(ctx.viewer, url, version);
+    const found = await ctx.services.resources.findResourceVersion(ctx.viewer, url, version);
+    if (found && recallFor != null) {
+      valueOrThrow(await ctx.services.lineage.recordRecall(ctx.viewer, recallFor, { kind: 'RESOURCE', url, version }));
+    }
+    return found;
   }
 
   @Mutation(() => ResourceVersion, {
@@ -70,13 +78,18 @@ export class MemoryResolver {
     nullable: true,
     description: 'A memory entry: the one with this cid, or without cid the one written last at the path; null when there is none.',
   })
-  memory(
+  async memory(
     @Arg('path', { description: 'The memory path.' }) path: string,
     @Ctx() ctx: Context,
     @Arg('cid', () => String, { nullable: true, description: 'Content id of an exact entry; absent: the current one.' })
     cid?: string | null,
+    @Arg('recallFor', () => ID, { nullable: true, description: RECALL_FOR }) recallFor?: string,
   ): Promise<MemoryEntryEntity | null> {
-    return ctx.services.resources.findMemory(ctx.viewer, path, cid);
+    const found = await ctx.services.resources.findMemory(ctx.viewer, path, cid);
+    if (found && recallFor != null) {
+      valueOrThrow(await ctx.services.lineage.recordRecall(ctx.viewer, recallFor, { kind: 'MEMORY', path, cid: found.cid }));
+    }
+    return found;
   }
 
   @Mutation(() => MemoryEntry, {

@@ -68,7 +68,7 @@ export class EventResolver {
   ): Promise<EventEntity[]> {
     const events = valueOrThrow(await ctx.services.transcript.eventRange(ctx.viewer, sessionId, fromEventId, toEventId));
     if (recallFor != null) {
-      valueOrThrow(await ctx.services.lineage.recordRecall(ctx.viewer, recallFor, { sessionId, fromEventId, toEventId }));
+      valueOrThrow(await ctx.services.lineage.recordRecall(ctx.viewer, recallFor, { kind: 'EVENTS', sessionId, fromEventId, toEventId }));
     }
     return events;
   }
