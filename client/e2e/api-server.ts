@@ -105,11 +105,11 @@ export async function startApiServer(): Promise<RunningApiServer> {
 }
 
 /** Runs one GraphQL operation over HTTP as the given key; throws on GraphQL errors. */
-export async function queryApi<T>(server: RunningApiServer, query: string): Promise<T> {
+export async function queryApi<T>(server: RunningApiServer, query: string, variables: Record<string, unknown> = {}): Promise<T> {
   const response = await fetch(`${server.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${server.apiKey}` },
-    body: JSON.stringify({ query }),
+    body: JSON.stringify({ query, variables }),
   });
   const body = (await response.json()) as { data?: T; errors?: { message: string }[] };
   if (body.errors?.length || !body.data) {

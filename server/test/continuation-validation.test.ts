@@ -59,6 +59,8 @@ describe('continueSession refuses, writing nothing', () => {
     ],
     ['a source missing a field', { sources: [{ kind: 'SESSION_EVENTS', relevance: 'r', sessionId: 'x', fromEventId: 'y' }] }, ['input', 'sources', '0', 'toEventId']],
     ['an unknown pinned tool', { transfer: { pinnedTools: ['rm_rf'] } }, ['input', 'transfer', 'pinnedTools']],
+    ['an empty title', { title: '  ' }, ['input', 'title']],
+    ['the runtime-only SYSTEM actor', { actor: 'SYSTEM' }, ['input', 'actor']],
   ])('malformed input (%s): INVALID_INPUT', async (_name, overrides, path) => {
     await expectRefusal(continuation(origin, overrides), 'INVALID_INPUT', path);
   });
@@ -69,9 +71,17 @@ describe('continueSession refuses, writing nothing', () => {
     await expectRefusal(continuation(origin, { initiatingEventId: foreignMessage }), 'INVALID_INPUT', ['input', 'initiatingEventId']);
   });
 
-  it('a budget too small for the never-dropped sections: INVALID_INPUT naming the minimum', async () => {
+  it('a budget too small for the never-dropped sections: INVALID_INPUT naming a minimum that then works', async () => {
     const result = await expectRefusal(continuation(origin, { tokenBudget: 100 }), 'INVALID_INPUT', ['input', 'tokenBudget']);
-    expect(result.message).toMatch(/at least/);
+    const minimum = Number(/Must be at least (\d+)/.exec(result.details?.[0].message ?? '')?.[1]);
+    expect(minimum).toBeGreaterThan(100);
+    const retried = await continueSession(client, continuation(origin, { tokenBudget: minimum }));
+    expect(retried).toMatchObject({ __typename: 'ContinueSessionSuccess' });
+    const { session } = await client.data<any>(
+      'query ($id: ID!) { session(id: $id) { continuedFrom { manifest { tokenCost tokenBudget context { sections { kind } } } } } }',
+      { id: retried.successor!.id },
+    );
+    expect(session.continuedFrom.manifest.tokenCost).toBeLessThanOrEqual(minimum);
   });
 
   it('a source that does not exist in the account: SOURCE_NOT_FOUND', async () => {

@@ -4,7 +4,6 @@ import {
   continueSession,
   createSession,
   postMessage,
-  settleRuns,
   subscribed,
 } from './helpers/continuations';
 import { startTestServer, TestServer } from './helpers/test-server';
@@ -103,6 +102,20 @@ describe('continueSession', () => {
     });
   });
 
+  it('records a person-confirmed continuation as the USER\'s, and a card that claims only what fit', async () => {
+    const origin = await createSession(client, 'asked by a person');
+    await postMessage(client, origin, 'please start fresh');
+    const handoff = { purpose: 'Start over', currentRequest: 'please start fresh', decisions: [`Use PostgreSQL ${'because it is proven '.repeat(60)}`] };
+    const result = await continueSession(client, continuation(origin, { actor: 'USER', reason: 'USER_REQUEST', tokenBudget: 600, handoff }));
+    expect(result.edge).toMatchObject({ actor: 'USER', reason: 'USER_REQUEST' });
+    const { session } = await client.data<any>(
+      'query ($id: ID!) { session(id: $id) { events(last: 1) { edges { node { data } } } } }',
+      { id: origin },
+    );
+    // 600 tokens hold the fixed sections but not this long handoff: its decision was not carried.
+    expect(session.events.edges[0].node.data.carried).toBe('the current request');
+  });
+
   it('replays an idempotency key: same successor, replayed true; a different request with it is refused', async () => {
     const origin = await createSession(client);
     await postMessage(client, origin, 'hello');
@@ -181,12 +194,12 @@ describe('continueSession', () => {
       await continueSession(client, continuation(origin));
       const { postMessage: branched } = await client.data<any>(
         `mutation ($s: ID!) { postMessage(input: { sessionId: $s, text: "another direction", branch: true, clientMessageId: "b-1" }) {
-          ... on PostMessageSuccess { event { id text seq } session { id kind continuedFrom { actor reason initiatingEvent { id }
+          ... on PostMessageSuccess { event { id text seq } session { id kind title continuedFrom { actor reason initiatingEvent { id }
             manifest { items { kind relevance sessionId fromEventId status } } handoff { currentRequest } } } run { status } } } }`,
         { s: origin },
       );
       expect(branched.event).toMatchObject({ text: 'another direction', seq: 2 });
-      expect(branched.session.kind).toBe('CONTINUATION');
+      expect(branched.session).toMatchObject({ kind: 'CONTINUATION', title: 'Branch of Trunk' });
       expect(branched.session.continuedFrom).toMatchObject({
         actor: 'USER',
         reason: 'USER_REQUEST',

@@ -5,18 +5,27 @@ import { render, screen, within } from '@testing-library/react';
 import { OperationTypeNode } from 'graphql';
 import { MemoryRouter, Route, Routes, useLocation, useParams } from 'react-router';
 import { createCache } from '../app/cache';
-import type { SessionTranscriptQuery, TranscriptEventFragment } from '../gql/graphql';
+import type { SessionLineageQuery, SessionStatus, SessionTranscriptQuery, TranscriptEventFragment } from '../gql/graphql';
+import { SessionLineageQuery as SessionLineageDocument } from '../features/lineage/useSessionLineage';
 import { SessionPage } from '../features/transcript/SessionPage';
-import { SessionTranscriptQuery as SessionTranscriptDocument, TRANSCRIPT_PAGE_SIZE } from '../features/transcript/useSessionTranscript';
+import {
+  SessionTranscriptQuery as SessionTranscriptDocument,
+  TRANSCRIPT_PAGE_SIZE,
+} from '../features/transcript/useSessionTranscript';
 
 /** The session every page test shows. */
 export const SESSION_ID = 'session-1';
 
 type LoadedSession = NonNullable<SessionTranscriptQuery['session']>;
 export type SessionShape = Omit<LoadedSession, 'events' | 'eventCount' | 'tokenCount'>;
+export type LineageShape = NonNullable<SessionLineageQuery['session']>;
 
 /** Odd seqs are the user's, even ones the assistant's, unless `overrides` says otherwise. */
-export function event(seq: number, text = `Message ${seq}`, overrides: Partial<TranscriptEventFragment> = {}): TranscriptEventFragment {
+export function event(
+  seq: number,
+  text = `Message ${seq}`,
+  overrides: Partial<TranscriptEventFragment> = {},
+): TranscriptEventFragment {
   return {
     __typename: 'Event',
     id: `event-${seq}`,
@@ -32,24 +41,46 @@ export function event(seq: number, text = `Message ${seq}`, overrides: Partial<T
   };
 }
 
-/** An ACTIVE root session with no lineage; `overrides` turns it into anything else. */
+/** An ACTIVE root session; `overrides` turns it into anything else. */
 export function sessionShape(overrides: Partial<SessionShape> = {}): SessionShape {
-  const title = overrides.title ?? 'Plan the migration';
   return {
     __typename: 'Session',
     id: SESSION_ID,
     kind: 'ROOT',
     status: 'ACTIVE',
-    title,
+    title: 'Plan the migration',
     description: null,
     createdAt: '2026-03-01T09:00:00.000Z',
-    currentContinuation: { __typename: 'Session', id: SESSION_ID, title, status: 'ACTIVE' },
+    ...overrides,
+  };
+}
+
+/**
+ * A session with no lineage: its own origin and head. `session` must agree with the transcript
+ * query's, since both write the same cached session.
+ */
+export function lineageShape(
+  overrides: Partial<LineageShape> = {},
+  session: { title?: string; status?: SessionStatus } = {},
+): LineageShape {
+  const { title = 'Plan the migration', status = 'ACTIVE' } = session;
+  return {
+    __typename: 'Session',
+    id: SESSION_ID,
+    currentContinuation: { __typename: 'Session', id: SESSION_ID, title, status },
     continuedFrom: null,
     lineage: [{ __typename: 'Session', id: SESSION_ID, title }],
     lineageTree: [
-      { __typename: 'LineageNode', depth: 0, session: { __typename: 'Session', id: SESSION_ID, title, status: 'ACTIVE' }, edge: null },
+      { __typename: 'LineageNode', depth: 0, session: { __typename: 'Session', id: SESSION_ID, title }, edge: null },
     ],
     ...overrides,
+  };
+}
+
+export function lineageMock(lineage: LineageShape | null): MockLink.MockedResponse {
+  return {
+    request: { query: SessionLineageDocument, variables: { id: SESSION_ID } },
+    result: { data: { session: lineage } },
   };
 }
 
@@ -104,18 +135,33 @@ function Elsewhere() {
   );
 }
 
+interface RenderOptions {
+  /** Appended to the page's address, e.g. a cited range. */
+  search?: string;
+  /** What the lineage query answers; a session without lineage by default. */
+  lineage?: LineageShape | null;
+}
+
 /**
  * Renders the session page at `/sessions/session-1` (plus `search`), with queries and mutations
- * answered by `mocks`, `sessionEvents` pushed through `transcriptFeed` and `sessionContinued`
- * through `continuations`. Other sessions and the inspector render as a stub naming the address.
+ * answered by `mocks` and the lineage query, `sessionEvents` pushed through `transcriptFeed` and
+ * `sessionContinued` through `continuations`. Other sessions and the inspector render as a stub
+ * naming the address.
  */
-export function renderSessionPage(mocks: MockLink.MockedResponse[], { search = '' }: { search?: string } = {}) {
+export function renderSessionPage(
+  mocks: MockLink.MockedResponse[],
+  { search = '', lineage = lineageShape() }: RenderOptions = {},
+) {
   const transcriptFeed = new MockSubscriptionLink();
   const continuations = new MockSubscriptionLink();
   const link = ApolloLink.split(
     ({ operationName }) => operationName === 'SessionContinued',
     continuations,
-    ApolloLink.split(({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION, transcriptFeed, new MockLink(mocks)),
+    ApolloLink.split(
+      ({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION,
+      transcriptFeed,
+      new MockLink([lineageMock(lineage), ...mocks]),
+    ),
   );
   render(
     <MockedProvider cache={createCache()} link={link}>

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
 import { ErrorDetail } from './errors';
+import { validateSessionText } from './sessions';
 
 export const ContinuationReason = {
   TOPIC_CHANGE: 'TOPIC_CHANGE',
@@ -74,6 +75,8 @@ export interface ContinueSessionRequest {
   transfer?: TransferInput | null;
   initiatingEventId?: string | null;
   tokenBudget?: number | null;
+  /** Who decided: the agent (default) or a person who confirmed it; the runtime's own SYSTEM is not for callers. */
+  actor?: Actor | null;
 }
 
 /** What a successor received of its predecessor's structured state. */
@@ -130,8 +133,11 @@ function checkText(details: ErrorDetail[], path: string[], value: string | null 
 
 /** Problems with the shape of a continuation request (not whether what it names exists). */
 export function validateContinueSessionRequest(input: ContinueSessionRequest): ErrorDetail[] {
-  const details: ErrorDetail[] = [];
+  const details: ErrorDetail[] = validateSessionText(input, ['input']);
   const limits = CONTINUATION_LIMITS;
+  if (input.actor === Actor.SYSTEM) {
+    details.push({ path: ['input', 'actor'], message: 'SYSTEM continuations are made by the runtime itself; use AGENT or USER.' });
+  }
   checkText(details, ['input', 'idempotencyKey'], input.idempotencyKey, limits.idempotencyKeyChars, true);
   checkText(details, ['input', 'handoff', 'purpose'], input.handoff.purpose, limits.handoffTextChars, true);
   checkText(details, ['input', 'handoff', 'currentRequest'], input.handoff.currentRequest, limits.handoffTextChars, true);
@@ -250,12 +256,20 @@ export function nextContinuationStreak(predecessorStreak: number, predecessorHas
 }
 
 /** "the current request, 2 decisions, 4 sources": what a transition card says was carried. */
-export function describeCarried(handoff: Handoff, includedSources: number, transferred: TransferredState): string {
+export function describeCarried(
+  handoff: Handoff,
+  handoffIncluded: boolean,
+  includedSources: number,
+  transferred: TransferredState,
+): string {
   const parts = ['the current request'];
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-  if (handoff.decisions.length) parts.push(count(handoff.decisions.length, 'decision', 'decisions'));
-  if (handoff.establishedFacts.length) parts.push(count(handoff.establishedFacts.length, 'fact', 'facts'));
-  if (handoff.openQuestions.length) parts.push(count(handoff.openQuestions.length, 'open question', 'open questions'));
+  // A handoff left out for the budget carried none of its decisions, facts or questions.
+  if (handoffIncluded) {
+    if (handoff.decisions.length) parts.push(count(handoff.decisions.length, 'decision', 'decisions'));
+    if (handoff.establishedFacts.length) parts.push(count(handoff.establishedFacts.length, 'fact', 'facts'));
+    if (handoff.openQuestions.length) parts.push(count(handoff.openQuestions.length, 'open question', 'open questions'));
+  }
   if (includedSources) parts.push(count(includedSources, 'source', 'sources'));
   if (transferred.plan === PlanTransfer.CARRY) parts.push('the plan');
   if (transferred.pendingRunIds.length) parts.push(count(transferred.pendingRunIds.length, 'pending run', 'pending runs'));

@@ -120,6 +120,11 @@ export interface ProjectionRequest {
   pins: (ResolvedContentSource | UnavailableSource)[];
   /** Cited sources, most relevant first. */
   sources: ResolvedSource[];
+  /**
+   * Added to the minimum budget a refusal advises, for a caller whose next attempt renders
+   * differently (new ids in the lineage block tokenize to slightly different lengths).
+   */
+  minimumAllowance?: number;
 }
 
 export interface Projection {
@@ -313,10 +318,11 @@ export async function compileProjection(
   const fixedTokens = fixed.reduce((sum, section) => sum + section.tokenCount + separatorTokens, 0);
   const minimum = fixedTokens + (candidates.length ? countTokens(summaryHandle) + separatorTokens : 0);
   if (minimum > request.tokenBudget) {
+    const advised = minimum + (request.minimumAllowance ?? 0);
     return fail(
       ErrorCode.INVALID_INPUT,
-      `tokenBudget ${request.tokenBudget} is below the ${minimum} tokens this continuation needs at least (control, identity, state, lineage and the initiating message).`,
-      [{ path: ['input', 'tokenBudget'], message: `Must be at least ${minimum}.` }],
+      `tokenBudget ${request.tokenBudget} is below the ${advised} tokens this continuation needs at least (control, identity, state, lineage and the initiating message).`,
+      [{ path: ['input', 'tokenBudget'], message: `Must be at least ${advised}.` }],
     );
   }
 

@@ -20,6 +20,7 @@ import { ErrorCode, ErrorDetail, OperationFailure, Outcome, fail, succeed } from
 import { isId } from '../domain/ids';
 import {
   COMPILER_VERSION,
+  ContextSectionKind,
   DEFAULT_TOKEN_BUDGET,
   MODEL_VERSION,
   ManifestItemStatus,
@@ -34,8 +35,8 @@ import {
   contentItem,
   manifestHash,
 } from '../domain/projection';
-import { ACTIVE_RUN_STATUSES, RunKind, RunStatus } from '../domain/runs';
-import { SessionKind, SessionStatus } from '../domain/sessions';
+import { RunKind, RunStatus } from '../domain/runs';
+import { SessionKind, SessionStatus, TITLE_MAX_CHARS } from '../domain/sessions';
 import { EventKind } from '../domain/transcript';
 import { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
 import { EventEntity } from '../db/entities/event.entity';
@@ -46,7 +47,7 @@ import { PlanRevisionEntity } from '../db/entities/plan-revision.entity';
 import { isUniqueViolation } from '../db/errors';
 import { appendPlanRevision, latestPlan } from '../db/repositories/plan.repository';
 import { resolveMemorySource, resolveResourceSource } from './resources.service';
-import { appendEvents, insertSessionWithEvents, lockSession } from '../db/repositories/transcript.repository';
+import { appendEvents, insertSessionWithEvents, lockSession, turnState } from '../db/repositories/transcript.repository';
 import { ChangeNotifier } from './notifications';
 import { Viewer } from './viewer';
 
@@ -64,6 +65,9 @@ export const DEFAULT_CONTINUATION_POLICY: ContinuationPolicy = {
   perAccountPerMinute: 600,
   defaultTokenBudget: DEFAULT_TOKEN_BUDGET,
 };
+
+/** Edge and manifest ids are new on every attempt; their tokens vary by a few, so advised minimums include this. */
+const LINEAGE_ID_ALLOWANCE = 24;
 
 /** Tools every agent of this server may call; a successor's identity lists them, recomputed each time. */
 export const AGENT_TOOLS = ['continue_session', 'read_events', 'read_manifest', 'read_resource', 'read_memory', 'walk_lineage'];
@@ -197,7 +201,7 @@ export class ContinuationService {
       sessionId: predecessor.id,
       idempotencyKey,
       reason: ContinuationReason.USER_REQUEST,
-      title: predecessor.title,
+      title: branchTitle(predecessor.title),
       description: predecessor.description,
       handoff: {
         purpose: `A new branch of "${predecessor.title}", started by the user writing there after it was continued.`,
@@ -361,7 +365,12 @@ export class ContinuationService {
           successorTitle: successor.title,
           reason: input.reason,
           actor: options.actor,
-          carried: describeCarried(handoff, included, transferred),
+          carried: describeCarried(
+            handoff,
+            projection.sections.some((section) => section.kind === ContextSectionKind.HANDOFF),
+            included,
+            transferred,
+          ),
           includedSources: included,
           omittedSources: omitted,
         },
@@ -420,13 +429,9 @@ export class ContinuationService {
     options: ContinueOptions,
     branching: boolean,
   ): Promise<Prepared> {
-    const latestUserMessage = await manager.findOne(EventEntity, {
-      where: { sessionId: predecessor.id, kind: EventKind.USER_MESSAGE },
-      order: { seq: 'DESC' },
-    });
+    const { latestUserMessage, activeRuns, unresolvedToolCallId } = await turnState(manager, predecessor.id);
     const initiating = branching ? null : await this.initiatingEvent(manager, predecessor, input.initiatingEventId, latestUserMessage);
-    const activeRuns = await manager.findBy(RunEntity, { sessionId: predecessor.id, status: In(ACTIVE_RUN_STATUSES) });
-    await this.assertTurnBoundary(manager, predecessor, activeRuns, options.callerRunId);
+    this.assertTurnBoundary(activeRuns, unresolvedToolCallId, options.callerRunId);
     const pendingRunIds = this.transferablePendingRuns(activeRuns, input.transfer?.pendingRuns ?? []);
     const sources = await this.resolveSources(manager, viewer, input);
     const { state: transferred, plan, pins } = await this.transferredState(manager, viewer, predecessor, input, pendingRunIds);
@@ -473,6 +478,7 @@ export class ContinuationService {
         handoff: normalizeHandoff(input.handoff),
         pins: prepared.pins,
         sources: prepared.sources,
+        minimumAllowance: LINEAGE_ID_ALLOWANCE,
       },
       eventReader(manager),
     );
@@ -552,30 +558,16 @@ export class ContinuationService {
   }
 
   /** Continuation happens between turns: no other run active, no tool call without its result. */
-  private async assertTurnBoundary(
-    manager: EntityManager,
-    predecessor: SessionEntity,
-    activeRuns: RunEntity[],
-    callerRunId?: string,
-  ) {
+  private assertTurnBoundary(activeRuns: RunEntity[], unresolvedToolCallId: string | null, callerRunId?: string): void {
     const others = activeRuns.filter((run) => run.kind === RunKind.TURN && run.id !== callerRunId);
     if (others.length > 0) {
       refuse(ErrorCode.TURN_IN_PROGRESS, 'A turn is still running in this session: continue once it has ended.', [
         { path: ['input', 'sessionId'], message: `Run ${others[0].id} is ${others[0].status}.` },
       ]);
     }
-    const [unresolved] = await manager.query(
-      `SELECT call.tool_call_id FROM events call
-       WHERE call.session_id = $1 AND call.kind = 'TOOL_CALL'
-         AND NOT EXISTS (
-           SELECT 1 FROM events result
-           WHERE result.session_id = call.session_id AND result.kind = 'TOOL_RESULT' AND result.tool_call_id = call.tool_call_id)
-       LIMIT 1`,
-      [predecessor.id],
-    );
-    if (unresolved) {
+    if (unresolvedToolCallId !== null) {
       refuse(ErrorCode.TURN_IN_PROGRESS, 'A tool call has no result yet: continue once it is resolved.', [
-        { path: ['input', 'sessionId'], message: `Tool call ${unresolved.tool_call_id} is unresolved.` },
+        { path: ['input', 'sessionId'], message: `Tool call ${unresolvedToolCallId} is unresolved.` },
       ]);
     }
   }
@@ -606,58 +598,58 @@ export class ContinuationService {
     return [...new Set(named)];
   }
 
-  /** Every cited event source must exist in the viewer's account, with its events in one session and in order. */
+  /**
+   * Every cited source must exist in the viewer's account: events in one session and in order,
+   * resources and memory pinned to what they resolve to now. Refuses with SOURCE_NOT_FOUND.
+   */
   private async resolveSources(manager: EntityManager, viewer: Viewer, input: ContinueSessionRequest): Promise<ResolvedSource[]> {
     const eventIds = input.sources.flatMap((source) => [source.fromEventId, source.toEventId, source.eventId]);
     const ids = eventIds.filter((id): id is string => typeof id === 'string' && isId(id));
     const events = ids.length ? await manager.findBy(EventEntity, { id: In(ids), accountId: viewer.accountId }) : [];
     const byId = new Map(events.map((event) => [event.id, event]));
     const missing: ErrorDetail[] = [];
-    // Event sources first (their events were read in one query); content sources fill the gaps below.
-    const resolved: (ResolvedEventSource | null)[] = [];
-    input.sources.forEach((source, index) => {
+    const sources: ResolvedSource[] = [];
+    for (const [index, source] of input.sources.entries()) {
       const path = ['input', 'sources', String(index)];
       if (source.kind === SourceKind.RESOURCE || source.kind === SourceKind.MEMORY) {
-        resolved.push(null);
-        return;
+        const content = await this.resolveContentSource(manager, viewer, source);
+        if (content) sources.push(content);
+        else missing.push({ path, message: `No such ${source.kind === SourceKind.RESOURCE ? 'resource version or block' : 'memory entry'} in this account.` });
+        continue;
       }
-      const firstId = source.kind === SourceKind.SESSION_EVENT ? source.eventId : source.fromEventId;
-      const lastId = source.kind === SourceKind.SESSION_EVENT ? source.eventId : source.toEventId;
-      const first = byId.get(firstId ?? '');
-      const last = byId.get(lastId ?? '');
+      const single = source.kind === SourceKind.SESSION_EVENT;
+      const first = byId.get((single ? source.eventId : source.fromEventId) ?? '');
+      const last = byId.get((single ? source.eventId : source.toEventId) ?? '');
       if (!first || !last || first.sessionId !== source.sessionId || last.sessionId !== source.sessionId) {
         missing.push({ path, message: 'No such event in that session.' });
       } else if (first.seq > last.seq) {
         missing.push({ path: [...path, 'fromEventId'], message: 'fromEventId comes after toEventId.' });
       } else {
-        resolved.push({ type: 'EVENTS', input: source, first: projected(first), last: projected(last), handoffManifestId: null });
+        sources.push({ type: 'EVENTS', input: source, first: projected(first), last: projected(last), handoffManifestId: null });
       }
-    });
-    const sources: ResolvedSource[] = [];
-    for (const [index, source] of input.sources.entries()) {
-      const content = resolved[index] ?? (await this.resolveContentSource(manager, viewer, source));
-      if (content) sources.push(content);
-      else missing.push({ path: ['input', 'sources', String(index)], message: `No such ${source.kind.toLowerCase()} in this account.` });
     }
     if (missing.length > 0) {
       refuse(ErrorCode.SOURCE_NOT_FOUND, 'A cited source does not exist in this account.', missing);
     }
-    const eventSources = resolved.filter((source): source is ResolvedEventSource => source !== null);
-    // A range from a session's first event cites its banner: name the manifest behind that handoff.
-    const opening = [...new Set(eventSources.filter((source) => source.first.seq === 1).map((source) => source.first.sessionId))];
-    if (opening.length > 0) {
-      const manifests: { successor_id: string; id: string }[] = await manager.query(
-        `SELECT edge.successor_id, manifest.id FROM continuation_edges edge
-         JOIN projection_manifests manifest ON manifest.edge_id = edge.id
-         WHERE edge.account_id = $1 AND edge.successor_id = ANY($2::uuid[])`,
-        [viewer.accountId, opening],
-      );
-      const bySuccessor = new Map(manifests.map((row) => [row.successor_id, row.id]));
-      for (const source of eventSources) {
-        if (source.first.seq === 1) source.handoffManifestId = bySuccessor.get(source.first.sessionId) ?? null;
-      }
-    }
+    await this.nameHandoffManifests(manager, viewer, sources);
     return sources;
+  }
+
+  /** A range from a successor's first event cites its banner: name the manifest behind that handoff. */
+  private async nameHandoffManifests(manager: EntityManager, viewer: Viewer, sources: ResolvedSource[]): Promise<void> {
+    const opening = sources.filter(
+      (source): source is ResolvedEventSource =>
+        source.type === 'EVENTS' && source.first.seq === 1 && source.first.kind === EventKind.CONTINUATION,
+    );
+    if (opening.length === 0) return;
+    const manifests: { successor_id: string; id: string }[] = await manager.query(
+      `SELECT edge.successor_id, manifest.id FROM continuation_edges edge
+       JOIN projection_manifests manifest ON manifest.edge_id = edge.id
+       WHERE edge.account_id = $1 AND edge.successor_id = ANY($2::uuid[])`,
+      [viewer.accountId, [...new Set(opening.map((source) => source.first.sessionId))]],
+    );
+    const bySuccessor = new Map(manifests.map((row) => [row.successor_id, row.id]));
+    for (const source of opening) source.handoffManifestId = bySuccessor.get(source.first.sessionId) ?? null;
   }
 
   /**
@@ -768,6 +760,12 @@ export class ContinuationService {
     }
     return streak;
   }
+}
+
+/** A branch is named after what it branches from, so that the lineage tree tells them apart. */
+function branchTitle(title: string): string {
+  const prefix = 'Branch of ';
+  return prefix + (title.length + prefix.length > TITLE_MAX_CHARS ? `${title.slice(0, TITLE_MAX_CHARS - prefix.length - 1)}…` : title);
 }
 
 function notFound<T>(): Outcome<T> {

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import './continuation.css';
 
 export interface ContinuedElsewhere {
   edgeId: string;

@@ -3,6 +3,7 @@ import type { ContinueSessionMutation } from '../../gql/graphql';
 import { OperationErrorNotice, type OperationError } from '../../app/OperationErrorNotice';
 import type { ContinuationInitiation } from './useContinuationFollower';
 import { useContinueSession } from './useContinueSession';
+import './continuation.css';
 
 type ContinueResult = ContinueSessionMutation['continueSession'];
 
@@ -31,6 +32,7 @@ function lines(text: string): string[] {
 export function ContinueSessionAction({ session, latestUserMessage, initiation }: ContinueSessionActionProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
+  const titleId = useId();
 
   // Modal once the form is in place, so the browser moves focus to its first field.
   useEffect(() => {
@@ -45,7 +47,7 @@ export function ContinueSessionAction({ session, latestUserMessage, initiation }
       <dialog
         ref={dialogRef}
         className="continue-dialog"
-        aria-labelledby={`continue-${session.id}-title`}
+        aria-labelledby={titleId}
         onClose={() => setOpen(false)}
       >
         {open && (
@@ -53,6 +55,7 @@ export function ContinueSessionAction({ session, latestUserMessage, initiation }
             session={session}
             latestUserMessage={latestUserMessage}
             initiation={initiation}
+            titleId={titleId}
             onDone={() => dialogRef.current?.close()}
           />
         )}
@@ -62,11 +65,12 @@ export function ContinueSessionAction({ session, latestUserMessage, initiation }
 }
 
 interface ContinueSessionFormProps extends ContinueSessionActionProps {
+  titleId: string;
   /** Closes the dialog: on cancel, or once the successor exists. */
   onDone(): void;
 }
 
-function ContinueSessionForm({ session, latestUserMessage, initiation, onDone }: ContinueSessionFormProps) {
+function ContinueSessionForm({ session, latestUserMessage, initiation, titleId, onDone }: ContinueSessionFormProps) {
   const [title, setTitle] = useState(session.title);
   const [purpose, setPurpose] = useState('');
   const [currentRequest, setCurrentRequest] = useState(latestUserMessage);
@@ -80,6 +84,12 @@ function ContinueSessionForm({ session, latestUserMessage, initiation, onDone }:
   const idempotencyKey = useRef<string | null>(null);
   const { continueSession } = useContinueSession();
   const id = useId();
+  const problemRef = useRef<HTMLDivElement>(null);
+
+  // The form is taller than small screens: bring a refusal into view beside the button that caused it.
+  useEffect(() => {
+    if (problem) problemRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [problem]);
 
   function edit(setter: (value: string) => void, value: string) {
     setter(value);
@@ -129,7 +139,7 @@ function ContinueSessionForm({ session, latestUserMessage, initiation, onDone }:
 
   return (
     <form className="continue-form stack" onSubmit={(event) => void confirm(event)}>
-      <h2 id={`continue-${session.id}-title`}>Continue in new session</h2>
+      <h2 id={titleId}>Continue in new session</h2>
       <p className="hint">
         This session stays complete and readable. The new one starts from your handoff, the latest message and
         links to this whole conversation.
@@ -153,9 +163,24 @@ function ContinueSessionForm({ session, latestUserMessage, initiation, onDone }:
         value={currentRequest}
         onChange={(e) => edit(setCurrentRequest, e.target.value)}
       />
-      <ListField id={`${id}-decisions`} label="Decisions" value={decisions} onChange={(value) => edit(setDecisions, value)} />
-      <ListField id={`${id}-facts`} label="Established facts" value={establishedFacts} onChange={(value) => edit(setEstablishedFacts, value)} />
-      <ListField id={`${id}-questions`} label="Open questions" value={openQuestions} onChange={(value) => edit(setOpenQuestions, value)} />
+      <ListField
+        id={`${id}-decisions`}
+        label="Decisions"
+        value={decisions}
+        onChange={(value) => edit(setDecisions, value)}
+      />
+      <ListField
+        id={`${id}-facts`}
+        label="Established facts"
+        value={establishedFacts}
+        onChange={(value) => edit(setEstablishedFacts, value)}
+      />
+      <ListField
+        id={`${id}-questions`}
+        label="Open questions"
+        value={openQuestions}
+        onChange={(value) => edit(setOpenQuestions, value)}
+      />
       <label htmlFor={`${id}-budget`}>Token budget</label>
       <input
         id={`${id}-budget`}
@@ -171,14 +196,16 @@ function ContinueSessionForm({ session, latestUserMessage, initiation, onDone }:
       <p id={`${id}-budget-hint`} className="hint">
         Tokens of the new session's starting context; sources that do not fit stay linked but are not loaded.
       </p>
-      {problem &&
-        (problem.kind === 'refused' ? (
-          <OperationErrorNotice lead="The session was not continued." error={problem.error} />
-        ) : (
-          <p className="notice notice-error" role="alert">
-            The session was not continued: {problem.message}
-          </p>
-        ))}
+      <div ref={problemRef}>
+        {problem &&
+          (problem.kind === 'refused' ? (
+            <OperationErrorNotice lead="The session was not continued." error={problem.error} />
+          ) : (
+            <p className="notice notice-error" role="alert">
+              The session was not continued: {problem.message}
+            </p>
+          ))}
+      </div>
       <div className="dialog-actions">
         <button type="button" className="button" onClick={onDone}>
           Cancel

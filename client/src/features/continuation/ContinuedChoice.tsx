@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { OperationErrorNotice, type OperationError } from '../../app/OperationErrorNotice';
 import { usePostMessage } from '../transcript/usePostMessage';
 import type { ContinuationInitiation } from './useContinuationFollower';
+import './continuation.css';
 
 interface ContinuedChoiceProps {
   sessionId: string;

@@ -4,6 +4,7 @@ import { formatTime } from '../../app/format';
 import { graphql } from '../../gql';
 import type { SuccessorBannerFragment } from '../../gql/graphql';
 import { reasonInWords } from './continuation-words';
+import './continuation.css';
 
 export const SuccessorBannerFragmentDocument = graphql(`
   fragment SuccessorBanner on ContinuationEdge {

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { formatTime } from '../../app/format';
 import type { TransitionCardData } from './continuation-events';
 import { reasonInWords } from './continuation-words';
+import './continuation.css';
 
 interface TransitionCardProps {
   card: TransitionCardData;

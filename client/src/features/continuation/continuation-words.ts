@@ -1,7 +1,7 @@
 import type { Actor, ContinuationReason } from '../../gql/graphql';
 
 /** Why a session was continued, as the transition card and banner say it. */
-export const REASON_IN_WORDS: Record<ContinuationReason, string> = {
+const REASON_IN_WORDS: Record<ContinuationReason, string> = {
   TOPIC_CHANGE: 'Topic changed',
   PHASE_CHANGE: 'Phase changed',
   CONTEXT_PRESSURE: 'Context was crowded',

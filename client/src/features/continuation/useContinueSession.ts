@@ -47,7 +47,7 @@ export const ContinueSessionMutation = graphql(`
   }
 `);
 
-/** The first and the latest event of a transcript, read as exact ranges so the transcript cache stays whole. */
+/** The first and the latest event of a transcript, as exact one-event ranges. */
 export const TranscriptBoundsQuery = graphql(`
   query TranscriptBounds($id: ID!, $lastSeq: Int!) {
     session(id: $id) {
@@ -87,13 +87,15 @@ export interface ContinuationRequest {
  */
 export function useContinueSession() {
   const client = useApolloClient();
-  const [mutate, { loading }] = useMutation(ContinueSessionMutation);
+  const [mutate] = useMutation(ContinueSessionMutation);
 
   async function continueSession(request: ContinuationRequest) {
     const { data: bounds } = await client.query({
       query: TranscriptBoundsQuery,
       variables: { id: request.sessionId, lastSeq: request.eventCount },
-      fetchPolicy: 'network-only',
+      // Read at the moment of confirming; kept out of the cache, whose events policy merges
+      // whole pages (with pageInfo), not these bare edges.
+      fetchPolicy: 'no-cache',
     });
     const fromEventId = bounds?.session?.opening.edges[0]?.node.id;
     const toEventId = bounds?.session?.latest.edges[0]?.node.id;
@@ -103,6 +105,8 @@ export function useContinueSession() {
       sessionId: request.sessionId,
       idempotencyKey: request.idempotencyKey,
       reason: 'USER_REQUEST',
+      // A person confirmed it in this dialog: the edge records them, not the agent.
+      actor: 'USER',
       title: request.title,
       handoff: request.handoff,
       tokenBudget: request.tokenBudget,
@@ -115,5 +119,5 @@ export function useContinueSession() {
     return data.continueSession;
   }
 
-  return { continueSession, continuing: loading };
+  return { continueSession };
 }

@@ -69,13 +69,19 @@ function ManifestItemCard({ item, sessionNames }: { item: ManifestItemRowFragmen
       </p>
       <SourceAddress item={item} />
       {location?.kind === 'session' && (
-        <Link to={location.to} className="manifest-item-open">
-          Open source<span className="visually-hidden">: {item.relevance}</span>
+        <Link to={location.to} className="manifest-item-open" aria-label={`Open source: ${item.relevance}`}>
+          Open source
         </Link>
       )}
       {location?.kind === 'external' && (
-        <a href={location.href} className="manifest-item-open" target="_blank" rel="noreferrer">
-          Open source<span className="visually-hidden">: {item.relevance} (opens in a new tab)</span>
+        <a
+          href={location.href}
+          className="manifest-item-open"
+          target="_blank"
+          rel="noreferrer"
+          aria-label={`Open source: ${item.relevance} (opens in a new tab)`}
+        >
+          Open source ↗
         </a>
       )}
     </article>

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { formatCount } from '../../app/format';
 import type { ContextSectionKind } from '../../gql/graphql';
 
@@ -30,9 +31,10 @@ function percentOf(part: number, whole: number): number {
  */
 export function TokenBudgetBar({ tokenBudget, tokenCost, sections }: TokenBudgetBarProps) {
   const used = Math.round(percentOf(tokenCost, tokenBudget));
+  const captionId = useId();
   return (
-    <figure className="budget">
-      <figcaption>
+    <figure className="budget" aria-labelledby={captionId}>
+      <figcaption id={captionId}>
         {tokenCost.toLocaleString()} of {formatCount(tokenBudget, 'token')} used ({used}%)
       </figcaption>
       <div className="budget-bar" aria-hidden="true">

@@ -18,7 +18,6 @@ export const LineageControlFragmentDocument = graphql(`
       session {
         id
         title
-        status
       }
       edge {
         id

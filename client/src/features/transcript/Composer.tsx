@@ -49,7 +49,8 @@ export function Composer({ session, currentContinuation, initiation }: ComposerP
       } else if (result.__typename === 'OperationError') {
         setProblem({ kind: 'refused', error: result });
       } else {
-        setText('');
+        // Keep anything typed while the message was on its way.
+        setText((current) => (current.trim() === message ? '' : current));
       }
     } catch (caught) {
       setProblem({ kind: 'failed', message: caught instanceof Error ? caught.message : String(caught) });

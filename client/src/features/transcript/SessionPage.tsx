@@ -12,7 +12,6 @@ import { Composer } from './Composer';
 import { Transcript } from './Transcript';
 import { useLiveTranscript } from './useLiveTranscript';
 import { useSessionTranscript } from './useSessionTranscript';
-import '../continuation/continuation.css';
 import './transcript.css';
 
 /** The route `/sessions/:sessionId`, optionally `?from=<event id>&to=<event id>` to show a cited range. */
@@ -35,7 +34,9 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   // Read when a continuation is announced; kept in refs so scrolling does not re-render the page.
   const atLiveEnd = useRef(cited === null);
   const liveFailed = useRef(false);
-  liveFailed.current = live.error !== undefined;
+  useEffect(() => {
+    liveFailed.current = live.error !== undefined;
+  }, [live.error]);
   const isFollowingTranscript = useCallback(() => atLiveEnd.current && !liveFailed.current, []);
   const onFollowingChange = useCallback((following: boolean) => {
     atLiveEnd.current = following;

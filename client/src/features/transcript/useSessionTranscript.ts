@@ -21,15 +21,6 @@ export const SessionTranscriptQuery = graphql(`
       createdAt
       eventCount
       tokenCount
-      currentContinuation {
-        id
-        title
-        status
-      }
-      continuedFrom {
-        ...SuccessorBanner
-      }
-      ...LineageControl
       events(last: $last, before: $before) {
         edges {
           node {

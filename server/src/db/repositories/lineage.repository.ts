@@ -1,48 +1,14 @@
 import { EntityManager, In } from 'typeorm';
 import { ContinuationEdgeEntity } from '../entities/continuation-edge.entity';
 import { SessionEntity } from '../entities/session.entity';
-
-/** A session row as PostgreSQL returns it from raw SQL. */
-interface SessionRow {
-  id: string;
-  account_id: string;
-  kind: SessionEntity['kind'];
-  status: SessionEntity['status'];
-  title: string;
-  description: string | null;
-  created_at: Date;
-  event_count: number;
-  token_count: number;
-  last_event_hash: string;
-  origin_id: string;
-  lineage_depth: number;
-  continuation_streak: number;
-}
-
-function sessionFromRow(row: SessionRow): SessionEntity {
-  return Object.assign(new SessionEntity(), {
-    id: row.id,
-    accountId: row.account_id,
-    kind: row.kind,
-    status: row.status,
-    title: row.title,
-    description: row.description,
-    createdAt: new Date(row.created_at),
-    eventCount: row.event_count,
-    tokenCount: row.token_count,
-    lastEventHash: row.last_event_hash,
-    originId: row.origin_id,
-    lineageDepth: row.lineage_depth,
-    continuationStreak: row.continuation_streak,
-  });
-}
+import { entityFromRow } from '../rows';
 
 /**
  * The path from the lineage's origin to `sessionId` (origin first), in one recursive query
  * whatever the depth. Empty when the session is not in the account.
  */
 export async function lineagePath(manager: EntityManager, accountId: string, sessionId: string): Promise<SessionEntity[]> {
-  const rows: SessionRow[] = await manager.query(
+  const rows: Record<string, unknown>[] = await manager.query(
     `WITH RECURSIVE path (id, hops) AS (
        SELECT id, 0 FROM sessions WHERE id = $1 AND account_id = $2
        UNION ALL
@@ -52,7 +18,7 @@ export async function lineagePath(manager: EntityManager, accountId: string, ses
      SELECT session.* FROM path JOIN sessions session ON session.id = path.id ORDER BY path.hops DESC`,
     [sessionId, accountId],
   );
-  return rows.map(sessionFromRow);
+  return rows.map((row) => entityFromRow(manager, SessionEntity, row));
 }
 
 /**
@@ -64,7 +30,7 @@ export async function currentContinuation(
   accountId: string,
   sessionId: string,
 ): Promise<SessionEntity | null> {
-  const rows: SessionRow[] = await manager.query(
+  const rows: Record<string, unknown>[] = await manager.query(
     `WITH RECURSIVE chain (id, hops) AS (
        SELECT id, 0 FROM sessions WHERE id = $1 AND account_id = $2
        UNION ALL
@@ -79,7 +45,7 @@ export async function currentContinuation(
      SELECT session.* FROM chain JOIN sessions session ON session.id = chain.id ORDER BY chain.hops DESC LIMIT 1`,
     [sessionId, accountId],
   );
-  return rows.length ? sessionFromRow(rows[0]) : null;
+  return rows.length ? entityFromRow(manager, SessionEntity, rows[0]) : null;
 }
 
 export interface LineageTreeNode {

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { EventKind, GENESIS_HASH, eventHash, eventTokenCount } from '../../domain/transcript';
 import { EventEntity } from '../entities/event.entity';
+import { RunEntity } from '../entities/run.entity';
 import { SessionEntity } from '../entities/session.entity';
+import { entityFromRow } from '../rows';
 
 /** What a caller supplies to append one event; seq, hash, token count and time are assigned here. */
 export interface EventDraft {
@@ -88,4 +90,35 @@ export async function insertSessionWithEvents(
   await manager.insert(SessionEntity, session);
   await manager.insert(EventEntity, events);
   return events;
+}
+
+/** What decides whether a session is at a turn boundary, read in one round trip. */
+export interface TurnState {
+  latestUserMessage: EventEntity | null;
+  /** Queued or running runs reporting to the session, oldest first. */
+  activeRuns: RunEntity[];
+  /** A tool call of the session that has no result yet. */
+  unresolvedToolCallId: string | null;
+}
+
+export async function turnState(manager: EntityManager, sessionId: string): Promise<TurnState> {
+  const [row] = await manager.query(
+    `SELECT
+       (SELECT row_to_json(message) FROM events message
+        WHERE message.session_id = $1 AND message.kind = 'USER_MESSAGE' ORDER BY message.seq DESC LIMIT 1) AS latest_user_message,
+       (SELECT coalesce(json_agg(run ORDER BY run.created_at, run.id), '[]'::json) FROM runs run
+        WHERE run.session_id = $1 AND run.status IN ('QUEUED', 'RUNNING')) AS active_runs,
+       (SELECT call.tool_call_id FROM events call
+        WHERE call.session_id = $1 AND call.kind = 'TOOL_CALL'
+          AND NOT EXISTS (SELECT 1 FROM events result
+                          WHERE result.session_id = call.session_id AND result.kind = 'TOOL_RESULT'
+                            AND result.tool_call_id = call.tool_call_id)
+        LIMIT 1) AS unresolved_tool_call_id`,
+    [sessionId],
+  );
+  return {
+    latestUserMessage: row.latest_user_message ? entityFromRow(manager, EventEntity, row.latest_user_message) : null,
+    activeRuns: (row.active_runs as Record<string, unknown>[]).map((run) => entityFromRow(manager, RunEntity, run)),
+    unresolvedToolCallId: row.unresolved_tool_call_id,
+  };
 }

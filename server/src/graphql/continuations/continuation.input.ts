@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
-import { ContinuationReason, PlanTransfer, SourceKind } from '../../domain/continuations';
+import { Actor, ContinuationReason, PlanTransfer, SourceKind } from '../../domain/continuations';
 
 @InputType({ description: 'The handoff: orientation for the successor. Each text at most 20,000 characters, each list at most 50 items.' })
 export class HandoffInput {
@@ -128,4 +128,10 @@ export class ContinueSessionInput {
     description: "Token budget of the successor's initial context (64 to 1,000,000); the server's default (8,000) when absent.",
   })
   tokenBudget?: number | null;
+
+  @Field(() => Actor, {
+    nullable: true,
+    description: 'Who decided to continue: AGENT (default), or USER when a person asked for or confirmed it. SYSTEM is refused.',
+  })
+  actor?: Actor | null;
 }

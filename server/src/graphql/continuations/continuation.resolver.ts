@@ -57,7 +57,7 @@ export class ContinuationResolver {
       'Continues a session in a fresh successor, atomically and idempotently. Expected failures are an OperationError and write nothing.',
   })
   async continueSession(@Arg('input') input: ContinueSessionInput, @Ctx() ctx: Context): Promise<typeof ContinueSessionResult> {
-    const outcome = await ctx.services.continuations.continueSession(ctx.viewer, input, { actor: Actor.AGENT });
+    const outcome = await ctx.services.continuations.continueSession(ctx.viewer, input, { actor: input.actor ?? Actor.AGENT });
     return toPayload(outcome, (result) => ContinueSessionSuccess.of(result));
   }
 

@@ -13,7 +13,7 @@ import { SOURCE_FIELDS, SourceKind } from '../../domain/continuations';
 type JsonSchema = { [key: string]: unknown };
 
 /** Fields of ContinueSessionInput that the runtime fills in, never the model. */
-const RUNTIME_FIELDS = new Set(['sessionId', 'idempotencyKey', 'initiatingEventId', 'tokenBudget']);
+const RUNTIME_FIELDS = new Set(['sessionId', 'idempotencyKey', 'initiatingEventId', 'tokenBudget', 'actor']);
 
 const TOOL_DESCRIPTION =
   'Continue this work in a fresh successor session instead of answering here, when the conversation is no longer ' +

@@ -6,10 +6,10 @@ import {
   event,
   findInTranscript,
   renderSessionPage,
-  sessionShape,
   transcriptMock,
   transcriptTexts,
 } from '../../../test/session-page-harness';
+import { CitedRangeQuery } from '../cited-range';
 import { SessionTranscriptQuery, TRANSCRIPT_PAGE_SIZE } from '../useSessionTranscript';
 import { PostMessageMutation } from '../usePostMessage';
 
@@ -35,7 +35,6 @@ describe('the session view', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Load earlier messages' }));
 
     expect(await screen.findByText('Start of the session')).toBeInTheDocument();
-    screen.debug(screen.getByRole('log'), 100000);
     expect(transcriptTexts()).toEqual(['Message 1', 'Message 2', 'Message 3', 'Message 4', 'Message 5']);
     expect(screen.queryByRole('button', { name: 'Load earlier messages' })).not.toBeInTheDocument();
   });
@@ -164,5 +163,46 @@ describe('the composer', () => {
     expect(alert).toHaveTextContent('input.text: At most 100,000 characters.');
     expect(screen.getByLabelText('Message')).toHaveValue('One more thing');
     expect(transcriptTexts()).toEqual(['Message 1']);
+  });
+});
+
+describe('a cited range', () => {
+  function citedRangeMock(from: number, to: number, sessionId = SESSION_ID): MockLink.MockedResponse {
+    const cited = (seq: number) => ({ __typename: 'Event', id: `event-${seq}`, seq, session: { __typename: 'Session', id: sessionId } });
+    return {
+      request: { query: CitedRangeQuery, variables: { fromEventId: `event-${from}`, toEventId: `event-${to}` } },
+      result: { data: { from: cited(from), to: cited(to) } },
+    };
+  }
+
+  it('pages back to the cited events, highlights them and moves focus to the first', async () => {
+    const olderPage = Array.from({ length: 50 }, (_, index) => event(index + 1));
+    renderSessionPage(
+      [
+        transcriptMock({ events: [event(51), event(52), event(53)], hasPreviousPage: true, totalCount: 53 }),
+        transcriptMock({ events: olderPage, totalCount: 53 }, 'cursor-51'),
+        citedRangeMock(2, 3),
+      ],
+      { search: '?from=event-2&to=event-3' },
+    );
+
+    expect(await screen.findByText('Highlighting events 2–3, a cited source.')).toBeInTheDocument();
+    const log = screen.getByRole('log', { name: 'Transcript' });
+    await within(log).findByText('Message 2');
+    const cited = within(log)
+      .getAllByRole('listitem')
+      .filter((item) => item.classList.contains('transcript-item-cited'));
+    expect(cited.map((item) => item.getAttribute('data-seq'))).toEqual(['2', '3']);
+    expect(cited.every((item) => item.textContent?.startsWith('Cited source'))).toBe(true);
+    expect(cited[0]).toHaveFocus();
+    expect(screen.getByRole('link', { name: 'Clear highlight' })).toHaveAttribute('href', `/sessions/${SESSION_ID}`);
+  });
+
+  it('says so when the cited events belong to another session', async () => {
+    renderSessionPage([transcriptMock({ events: [event(1)] }), citedRangeMock(1, 1, 'session-other')], {
+      search: '?from=event-1&to=event-1',
+    });
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('The cited events are not part of this session.');
   });
 });

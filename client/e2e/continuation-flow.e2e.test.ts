@@ -1,0 +1,277 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { queryApi, startApiServer, type RunningApiServer } from './api-server';
+import { launchBrowser, type Browser } from './browser';
+
+const SCREENSHOTS = path.join(__dirname, 'screenshots');
+
+/** How long a tab gets to (wrongly) move after a continuation it must not follow. */
+const SETTLE_MS = 1_500;
+
+const POST_MESSAGE = 'mutation ($id: ID!, $text: String!) { postMessage(input: { sessionId: $id, text: $text }) { __typename } }';
+
+const CONTINUE_SESSION = `
+  mutation ($input: ContinueSessionInput!) {
+    continueSession(input: $input) {
+      __typename
+      ... on ContinueSessionSuccess { successor { id title } }
+      ... on OperationError { code message }
+    }
+  }
+`;
+
+describe('a conversation continues in a fresh session, and every tab stays oriented', () => {
+  let server: RunningApiServer;
+  let browser: Browser;
+  let page: Page;
+  const browserErrors: string[] = [];
+  let predecessorUrl: string;
+  let successorUrl: string;
+
+  function watchErrors(watched: Page) {
+    watched.on('pageerror', (error) => browserErrors.push(error.message));
+    watched.on('console', (message) => {
+      if (message.type() === 'error') browserErrors.push(message.text());
+    });
+  }
+
+  async function openPage(): Promise<Page> {
+    const opened = await browser.context.newPage();
+    watchErrors(opened);
+    return opened;
+  }
+
+  beforeAll(async () => {
+    server = await startApiServer();
+    browser = await launchBrowser();
+    page = await openPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  function screenshot(name: string, on: Page = page) {
+    return on.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  }
+
+  function transcript(on: Page = page) {
+    return on.getByRole('log', { name: 'Transcript' });
+  }
+
+  async function createSessionWithMessages(title: string, messages: string[]): Promise<string> {
+    const { createSession } = await queryApi<{ createSession: { id: string } }>(
+      server,
+      'mutation ($title: String!) { createSession(input: { title: $title }) { id } }',
+      { title },
+    );
+    for (const text of messages) {
+      await queryApi(server, POST_MESSAGE, { id: createSession.id, text });
+    }
+    return createSession.id;
+  }
+
+  /** A third party (an agent, another client) continues a session over HTTP. */
+  async function continueOverHttp(sessionId: string, title: string): Promise<string> {
+    const { continueSession } = await queryApi<{
+      continueSession: { __typename: string; successor?: { id: string }; message?: string };
+    }>(server, CONTINUE_SESSION, {
+      input: {
+        sessionId,
+        title,
+        reason: 'TOPIC_CHANGE',
+        idempotencyKey: `third-party-${sessionId}`,
+        handoff: { purpose: `Carry on with ${title}`, currentRequest: 'Keep going' },
+        sources: [],
+      },
+    });
+    if (!continueSession.successor) throw new Error(`continueSession was refused: ${continueSession.message}`);
+    return continueSession.successor.id;
+  }
+
+  it('continues a session from the dialog after an inline refusal of a budget too small', async () => {
+    await page.goto(`${server.url}/?key=${encodeURIComponent(server.apiKey)}`);
+    await page.getByLabel('Title').fill('Plan the release');
+    await page.getByRole('button', { name: 'Create session' }).click();
+    await page.waitForURL(/\/sessions\/[^/?]+$/);
+    predecessorUrl = page.url();
+    for (const message of ['Which tests still fail?', 'Now let us plan the deployment']) {
+      await page.getByLabel('Message').fill(message);
+      await page.getByRole('button', { name: 'Send' }).click();
+      await transcript().getByText(message).waitFor();
+      await page.getByRole('button', { name: 'Send' }).and(page.locator('[disabled]')).waitFor();
+    }
+
+    await page.getByRole('button', { name: 'Continue in new session' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Continue in new session' });
+    await dialog.waitFor();
+    expect(await dialog.getByLabel('Title').evaluate((field) => field === document.activeElement)).toBe(true);
+    expect(await dialog.getByLabel('Current request').inputValue()).toBe('Now let us plan the deployment');
+    await dialog.getByLabel('Title').fill('Deployment plan');
+    await dialog.getByLabel('Purpose').fill('Plan the deployment of the release');
+    await dialog.getByLabel(/Decisions/).fill('Ship on Friday\nUse blue-green deployment');
+    await dialog.getByLabel('Token budget').fill('100');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+
+    const refusal = dialog.getByRole('alert');
+    await refusal.waitFor();
+    const minimum = Number(/Must be at least (\d+)/.exec(await refusal.innerText())?.[1]);
+    expect(minimum).toBeGreaterThan(100);
+    expect(page.url()).toBe(predecessorUrl);
+    await screenshot('08-continue-budget-refused');
+
+    // Just above the minimum: the cited conversation cannot fit and is omitted. The margin covers
+    // the minimum's drift between attempts (it counts the tokens of freshly generated ids).
+    await dialog.getByLabel('Token budget').fill(String(minimum + 60));
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+
+    await page.waitForURL((url) => url.href !== predecessorUrl && /\/sessions\/[^/?]+$/.test(url.pathname));
+    successorUrl = page.url();
+    const banner = page.getByRole('complementary', { name: 'Continuation' });
+    await banner.getByText('Continued from “Plan the release”').waitFor();
+    await banner.getByText(/You asked for it/).waitFor();
+    await page.getByRole('heading', { name: 'Deployment plan' }).waitFor();
+    await transcript().getByText('Now let us plan the deployment').waitFor();
+    await transcript().getByRole('link', { name: 'from “Plan the release”' }).waitFor();
+    await screenshot('09-successor-banner');
+  });
+
+  it('goes Back to the predecessor and its transition card without bouncing forward', async () => {
+    await page.goBack();
+    await page.waitForURL(predecessorUrl);
+
+    const card = transcript().getByRole('article', { name: 'Continued in “Deployment plan”' });
+    await card.waitFor();
+    expect(await card.innerText()).toContain('Carried the current request');
+    await page.getByRole('link', { name: 'Open current continuation' }).waitFor();
+    await page.waitForTimeout(SETTLE_MS);
+    expect(page.url()).toBe(predecessorUrl);
+    await screenshot('10-predecessor-card');
+  });
+
+  it('inspects the handoff: included and omitted sources, the budget, and the exact cited events', async () => {
+    await transcript().getByRole('link', { name: 'Inspect handoff' }).click();
+    await page.waitForURL(/\/continuations\/[^/]+$/);
+
+    const manifest = page.getByRole('region', { name: 'Projection manifest' });
+    await manifest.getByText(/of [\d,]+ tokens used/).waitFor();
+    const statuses = await manifest.locator('.manifest-item .status').allInnerTexts();
+    expect(statuses.map((status) => status.replace(/^\W+/, ''))).toEqual(['Included', 'Omitted', 'Omitted']);
+    await page.getByRole('region', { name: 'What the agent handed over' }).getByText('Ship on Friday').waitFor();
+    await manifest.getByText('projection-compiler/1').waitFor();
+    await screenshot('11-handoff-inspector');
+
+    await manifest.getByRole('link', { name: 'Open source: the conversation so far' }).click();
+    await page.waitForURL(/\?from=.+&to=.+/);
+    await page.getByText('Highlighting events 1–2, a cited source.').waitFor();
+    expect(await transcript().locator('.transcript-item-cited').count()).toBe(2);
+    expect(page.url().startsWith(predecessorUrl)).toBe(true);
+    await screenshot('12-cited-range');
+  });
+
+  it('moves a tab following the live end, tells a tab scrolled away, and leaves a tab elsewhere alone', async () => {
+    const longDiscussion = await createSessionWithMessages(
+      'Long discussion',
+      Array.from({ length: 30 }, (_, index) => `Point ${index + 1} of the discussion`),
+    );
+    const elsewhere = await createSessionWithMessages('Release notes', ['Draft the notes']);
+    const following = await createSessionWithMessages('Follow along', ['Keep me posted']);
+
+    const reader = await openPage();
+    await reader.goto(`${server.url}/sessions/${longDiscussion}`);
+    await transcript(reader).getByText('Point 30 of the discussion').waitFor();
+    await reader.locator('.transcript').evaluate((scroller) => {
+      scroller.scrollTop = 0;
+      scroller.dispatchEvent(new Event('scroll'));
+    });
+    const bystander = await openPage();
+    await bystander.goto(`${server.url}/sessions/${elsewhere}`);
+    await transcript(bystander).getByText('Draft the notes').waitFor();
+    const follower = await openPage();
+    await follower.goto(`${server.url}/sessions/${following}`);
+    await transcript(follower).getByText('Keep me posted').waitFor();
+
+    await continueOverHttp(longDiscussion, 'Long discussion, part 2');
+    const followedTo = await continueOverHttp(following, 'Follow along, part 2');
+
+    await reader.getByRole('status').filter({ hasText: 'This session was continued in “Long discussion, part 2”' }).waitFor();
+    await follower.waitForURL(`${server.url}/sessions/${followedTo}`);
+    await follower.getByText('Continued from “Follow along”').waitFor();
+    await reader.waitForTimeout(SETTLE_MS);
+    expect(reader.url()).toBe(`${server.url}/sessions/${longDiscussion}`);
+    expect(bystander.url()).toBe(`${server.url}/sessions/${elsewhere}`);
+    expect(await bystander.getByText(/This session was continued/).count()).toBe(0);
+    await screenshot('13-notice-not-following', reader);
+
+    await reader.getByRole('link', { name: 'Open', exact: true }).click();
+    await reader.getByRole('heading', { name: 'Long discussion, part 2' }).waitFor();
+    await Promise.all([reader.close(), bystander.close(), follower.close()]);
+  });
+
+  it('offers the two choices in the old session, and a branch lands in a new successor', async () => {
+    await page.goto(predecessorUrl);
+    await page.getByRole('link', { name: 'Open current continuation' }).waitFor();
+    expect(await page.getByLabel('Message').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Branch into a new continuation' }).click();
+    await page.getByLabel('First message of the new branch').fill('Actually, fix the flaky tests first');
+    await screenshot('14-continued-choices');
+    await page.getByRole('button', { name: 'Start branch' }).click();
+
+    await page.waitForURL(
+      (url) => url.href !== predecessorUrl && url.href !== successorUrl && /\/sessions\/[^/?]+$/.test(url.pathname),
+    );
+    await page.getByRole('complementary', { name: 'Continuation' }).getByText('Continued from “Plan the release”').waitFor();
+    await transcript().getByText('Actually, fix the flaky tests first').waitFor();
+    await screenshot('15-branch-started');
+
+    await page.getByRole('navigation', { name: 'Lineage' }).getByRole('link', { name: 'Plan the release' }).click();
+    await page.waitForURL(predecessorUrl);
+    await page.getByText('Lineage tree · 3 sessions, branched').click();
+    const tree = page.getByRole('group', { name: 'Lineage tree · 3 sessions, branched' });
+    expect(await tree.getByRole('link').count()).toBe(3);
+    await tree.getByRole('link', { name: 'Plan the release (this session)' }).waitFor();
+    await screenshot('16-lineage-tree');
+
+    await tree.getByRole('link', { name: 'Deployment plan' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(successorUrl);
+  });
+
+  it('lists each lineage once, by its origin, leading to where it continues now', async () => {
+    await page.getByRole('link', { name: '← All sessions' }).click();
+    const lineage = page.getByRole('link', { name: /^Plan the release/ });
+    await lineage.waitFor();
+    expect(await lineage.innerText()).toContain('2 sessions in lineage');
+    expect(await lineage.getAttribute('href')).not.toBe(new URL(predecessorUrl).pathname);
+    expect(await page.getByRole('link', { name: /Deployment plan/ }).count()).toBe(0);
+    await screenshot('17-sessions-by-lineage');
+  });
+
+  it('fits a 375 px wide screen', async () => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto(predecessorUrl);
+    const card = transcript().getByRole('article', { name: 'Continued in “Deployment plan”' });
+    await card.waitFor();
+    await page.getByRole('link', { name: 'Open current continuation' }).waitFor();
+    expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
+    await screenshot('18-predecessor-narrow');
+
+    await card.getByRole('link', { name: 'Inspect handoff' }).click();
+    const manifest = page.getByRole('region', { name: 'Projection manifest' });
+    await manifest.waitFor();
+    expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
+    await manifest.getByRole('heading', { name: 'Sources' }).scrollIntoViewIfNeeded();
+    await screenshot('19-inspector-narrow');
+  });
+
+  it('ran without errors in the browser console', () => {
+    expect(browserErrors).toEqual([]);
+  });
+
+  function horizontalOverflow() {
+    return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  }
+});

@@ -1,0 +1,107 @@
+import type { MockSubscriptionLink } from '@apollo/client/testing';
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { SESSION_ID, event, lineageShape, renderSessionPage, transcriptMock } from '../../../test/session-page-harness';
+import { CitedRangeQuery } from '../../transcript/cited-range';
+import { rememberFollowed } from '../followed-continuations';
+
+const conversation = [event(1), event(2), event(3)];
+
+function announceContinuation(continuations: MockSubscriptionLink, edgeId = 'edge-5') {
+  const successor = { __typename: 'Session' as const, id: 'session-5', title: 'Deploy the service' };
+  const lineage = lineageShape(
+    { currentContinuation: { ...successor, status: 'ACTIVE' as const } },
+    { status: 'CONTINUED' },
+  );
+  act(() =>
+    continuations.simulateResult({
+      result: {
+        data: {
+          sessionContinued: {
+            __typename: 'SessionContinuedEvent',
+            edge: { __typename: 'ContinuationEdge', id: edgeId },
+            predecessor: { ...lineage, status: 'CONTINUED' },
+            successor,
+          },
+        },
+      },
+    }),
+  );
+}
+
+/** jsdom lays nothing out: give the transcript a height and scroll it to the top. */
+function scrollTranscriptToTop() {
+  const scroller = screen.getByRole('log', { name: 'Transcript' }).parentElement as HTMLElement;
+  Object.defineProperty(scroller, 'scrollHeight', { configurable: true, value: 2000 });
+  Object.defineProperty(scroller, 'clientHeight', { configurable: true, value: 500 });
+  scroller.scrollTop = 0;
+  fireEvent.scroll(scroller);
+}
+
+beforeEach(() => window.sessionStorage.clear());
+
+describe('when the session on screen is continued elsewhere', () => {
+  it('follows a reader at the live end, once, as a history push', async () => {
+    const { continuations } = renderSessionPage([transcriptMock({ events: conversation })]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+
+    announceContinuation(continuations);
+
+    const landed = await screen.findByText('Opened session session-5');
+    expect(JSON.parse(landed.getAttribute('data-state') ?? 'null')).toEqual({ followedContinuation: 'edge-5' });
+    expect(window.sessionStorage.getItem('session-continuation.followedContinuations')).toBe('["edge-5"]');
+  });
+
+  it('tells a reader who scrolled away instead of moving them', async () => {
+    const { continuations } = renderSessionPage([transcriptMock({ events: conversation })]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+
+    scrollTranscriptToTop();
+    announceContinuation(continuations);
+
+    const notice = await screen.findByText(/This session was continued in “Deploy the service”/);
+    expect(within(notice).getByRole('link', { name: 'Open' })).toHaveAttribute('href', '/sessions/session-5');
+    expect(screen.queryByText(/Opened session/)).not.toBeInTheDocument();
+    // The composer becomes the choice: nothing typed here can be appended silently any more.
+    expect(await screen.findByRole('link', { name: 'Open current continuation' })).toHaveAttribute('href', '/sessions/session-5');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText(/This session was continued in/)).not.toBeInTheDocument();
+  });
+
+  it('tells a reader of a cited range instead of moving them', async () => {
+    const { continuations } = renderSessionPage(
+      [
+        transcriptMock({ events: conversation }),
+        {
+          request: { query: CitedRangeQuery, variables: { fromEventId: 'event-1', toEventId: 'event-2' } },
+          result: {
+            data: {
+              from: { __typename: 'Event', id: 'event-1', seq: 1, session: { __typename: 'Session', id: SESSION_ID } },
+              to: { __typename: 'Event', id: 'event-2', seq: 2, session: { __typename: 'Session', id: SESSION_ID } },
+            },
+          },
+        },
+      ],
+      { search: '?from=event-1&to=event-2' },
+    );
+    await screen.findByText('Highlighting events 1–2, a cited source.');
+
+    announceContinuation(continuations);
+
+    expect(await screen.findByText(/This session was continued in “Deploy the service”/)).toBeInTheDocument();
+    expect(screen.queryByText(/Opened session/)).not.toBeInTheDocument();
+  });
+
+  it('does not bounce a reader who came back from a continuation they followed', async () => {
+    rememberFollowed(window.sessionStorage, 'edge-5');
+    const { continuations } = renderSessionPage([transcriptMock({ events: conversation })]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+
+    announceContinuation(continuations);
+
+    expect(await screen.findByRole('link', { name: 'Open current continuation' })).toBeInTheDocument();
+    expect(screen.queryByText(/Opened session/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/This session was continued in/)).not.toBeInTheDocument();
+  });
+});
