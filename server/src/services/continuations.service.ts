@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Between, DataSource, EntityManager, In, MoreThan } from 'typeorm';
+import { Between, DataSource, EntityManager } from 'typeorm';
 import {
   Actor,
   ContinuationReason,
@@ -37,7 +37,7 @@ import {
 } from '../domain/projection';
 import { RunKind, RunStatus } from '../domain/runs';
 import { SessionKind, SessionStatus, TITLE_MAX_CHARS } from '../domain/sessions';
-import { EventKind } from '../domain/transcript';
+import { EventKind, GENESIS_HASH } from '../domain/transcript';
 import { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
 import { EventEntity } from '../db/entities/event.entity';
 import { ProjectionManifestEntity } from '../db/entities/projection-manifest.entity';
@@ -45,9 +45,11 @@ import { RunEntity } from '../db/entities/run.entity';
 import { SessionEntity } from '../db/entities/session.entity';
 import { PlanRevisionEntity } from '../db/entities/plan-revision.entity';
 import { isUniqueViolation } from '../db/errors';
-import { appendPlanRevision, latestPlan } from '../db/repositories/plan.repository';
+import { latestPlan } from '../db/repositories/plan.repository';
 import { resolveMemorySource, resolveResourceSource } from './resources.service';
-import { appendEvents, insertSessionWithEvents, lockSession, turnState } from '../db/repositories/transcript.repository';
+import { ContinuationSnapshot, continuationSnapshot } from '../db/repositories/continuation.repository';
+import { chainEvents, lockSession } from '../db/repositories/transcript.repository';
+import { CombinedStatement } from '../db/statement';
 import { ChangeNotifier } from './notifications';
 import { Viewer } from './viewer';
 
@@ -284,13 +286,13 @@ export class ContinuationService {
   ): Promise<Created | Outcome<ContinuationResult>> {
     const predecessor = await lockSession(manager, viewer.accountId, input.sessionId);
     if (!predecessor) return refuse(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['input', 'sessionId'], message: 'No such session.' }]);
+    const snapshot = await continuationSnapshot(manager, this.snapshotQuery(viewer, input));
     // A call with the same key may have committed while this one waited for the lock.
-    const earlier = await this.replay(manager, viewer, input.idempotencyKey, fingerprint);
-    if (earlier) return earlier;
+    if (snapshot.earlierEdgeId) return (await this.replay(manager, viewer, input.idempotencyKey, fingerprint))!;
 
-    const prepared = await this.prepare(manager, viewer, predecessor, input, options, branchMessage !== null);
+    const prepared = await this.prepare(manager, viewer, predecessor, input, options, snapshot, branchMessage !== null);
     const { initiating, transferred, plan } = prepared;
-    const streak = await this.checkRateLimits(manager, viewer, predecessor, prepared.hasNewUserMessage);
+    const streak = this.checkRateLimits(predecessor, prepared.hasNewUserMessage, snapshot.recentContinuations);
 
     const now = new Date();
     const edgeId = randomUUID();
@@ -308,7 +310,9 @@ export class ContinuationService {
       lineageDepth: predecessor.lineageDepth + 1,
       continuationStreak: streak,
     });
-    const successorEvents = await insertSessionWithEvents(manager, successor, [
+    // Everything is built in memory first, then written in one statement.
+    Object.assign(successor, { eventCount: 0, tokenCount: 0, lastEventHash: GENESIS_HASH });
+    const opened = chainEvents(manager, successor, [
       {
         kind: EventKind.CONTINUATION,
         text: `Continued from "${predecessor.title}"`,
@@ -318,6 +322,8 @@ export class ContinuationService {
         ? { kind: EventKind.USER_MESSAGE, text: branchMessage.text, clientMessageId: branchMessage.clientMessageId }
         : { kind: EventKind.USER_MESSAGE, text: initiating!.text, replayOfId: initiating!.id },
     ]);
+    Object.assign(successor, opened.totals);
+    const successorEvents = opened.events;
     const initiatingEvent = initiating ?? successorEvents[1];
     const { block, projection } = await this.compile(manager, viewer, input, predecessor, prepared, initiatingEvent, {
       edgeId,
@@ -337,23 +343,10 @@ export class ContinuationService {
       requestFingerprint: fingerprint,
       createdAt: now,
     });
-    await manager.insert(ContinuationEdgeEntity, edge);
-    await manager.insert(
-      ProjectionManifestEntity,
-      this.manifest(manifestId, edge, predecessor, successor, handoff, input, transferred, block, projection, now),
-    );
-
-    if (plan && transferred.plan === PlanTransfer.CARRY) {
-      await appendPlanRevision(manager, successor, null, { closed: false, steps: plan.steps });
-    }
-    if (plan && transferred.plan === PlanTransfer.CLOSE) {
-      await appendPlanRevision(manager, predecessor, plan, { closed: true, steps: plan.steps });
-    }
     // The compiler lists the cited sources last, after the initiating message and the recent exchange.
     const cited = projection.items.slice(projection.items.length - prepared.sources.length);
     const included = cited.filter((item) => item.status === ManifestItemStatus.INCLUDED).length;
-    const omitted = cited.length - included;
-    const predecessorEvents = await appendEvents(manager, predecessor, [
+    const carded = chainEvents(manager, predecessor, [
       {
         kind: EventKind.CONTINUATION,
         text: `Continued in "${successor.title}"`,
@@ -372,11 +365,11 @@ export class ContinuationService {
             transferred,
           ),
           includedSources: included,
-          omittedSources: omitted,
+          omittedSources: cited.length - included,
         },
       },
-    ], { status: SessionStatus.CONTINUED });
-
+    ]);
+    const predecessorEvents = carded.events;
     const run = manager.create(RunEntity, {
       id: randomUUID(),
       accountId: viewer.accountId,
@@ -389,10 +382,30 @@ export class ContinuationService {
       createdAt: now,
       updatedAt: now,
     });
-    await manager.insert(RunEntity, run);
-    if (transferred.pendingRunIds.length > 0) {
-      await manager.update(RunEntity, { id: In(transferred.pendingRunIds) }, { sessionId: successor.id, updatedAt: now });
-    }
+    const planRevisions =
+      plan && transferred.plan === PlanTransfer.CARRY
+        ? [planRevision(successor, 1, false, plan.steps, now)]
+        : plan && transferred.plan === PlanTransfer.CLOSE
+          ? [planRevision(predecessor, plan.revision + 1, true, plan.steps, now)]
+          : [];
+
+    await new CombinedStatement(manager)
+      .insert(SessionEntity, [successor])
+      .insert(EventEntity, [...successorEvents, ...predecessorEvents])
+      .insert(ContinuationEdgeEntity, [edge])
+      .insert(ProjectionManifestEntity, [this.manifest(manifestId, edge, predecessor, successor, handoff, input, transferred, block, projection, now)])
+      .insert(RunEntity, [run])
+      .insert(PlanRevisionEntity, planRevisions)
+      .raw('UPDATE runs SET session_id = $1, updated_at = $2 WHERE id = ANY($3::uuid[])', [successor.id, now, transferred.pendingRunIds])
+      .raw('UPDATE sessions SET status = $1, event_count = $2, token_count = $3, last_event_hash = $4 WHERE id = $5', [
+        SessionStatus.CONTINUED,
+        carded.totals.eventCount,
+        carded.totals.tokenCount,
+        carded.totals.lastEventHash,
+        predecessor.id,
+      ])
+      .execute();
+    Object.assign(predecessor, carded.totals, { status: SessionStatus.CONTINUED });
     return { edge, successor, run, replayed: false, predecessorEvents, successorEvents };
   }
 
@@ -408,7 +421,8 @@ export class ContinuationService {
     const predecessor = await manager.findOneBy(SessionEntity, { id: input.sessionId, accountId: viewer.accountId });
     if (!predecessor) return notFound();
     try {
-      const prepared = await this.prepare(manager, viewer, predecessor, input, { actor: Actor.AGENT }, false);
+      const snapshot = await continuationSnapshot(manager, this.snapshotQuery(viewer, input));
+      const prepared = await this.prepare(manager, viewer, predecessor, input, { actor: Actor.AGENT }, snapshot, false);
       const { projection } = await this.compile(manager, viewer, input, predecessor, prepared, prepared.initiating!, {
         edgeId: randomUUID(),
         manifestId: randomUUID(),
@@ -420,6 +434,17 @@ export class ContinuationService {
     }
   }
 
+  private snapshotQuery(viewer: Viewer, input: ContinueSessionRequest) {
+    const eventIds = input.sources.flatMap((source) => [source.fromEventId, source.toEventId, source.eventId]);
+    return {
+      accountId: viewer.accountId,
+      sessionId: input.sessionId,
+      idempotencyKey: input.idempotencyKey,
+      eventIds: eventIds.filter((id): id is string => typeof id === 'string' && isId(id)),
+      since: new Date(Date.now() - 60_000),
+    };
+  }
+
   /** Checks everything a continuation needs of the predecessor and its sources; refuses by throwing. */
   private async prepare(
     manager: EntityManager,
@@ -427,13 +452,14 @@ export class ContinuationService {
     predecessor: SessionEntity,
     input: ContinueSessionRequest,
     options: ContinueOptions,
+    snapshot: ContinuationSnapshot,
     branching: boolean,
   ): Promise<Prepared> {
-    const { latestUserMessage, activeRuns, unresolvedToolCallId } = await turnState(manager, predecessor.id);
+    const { latestUserMessage, activeRuns, unresolvedToolCallId } = snapshot;
     const initiating = branching ? null : await this.initiatingEvent(manager, predecessor, input.initiatingEventId, latestUserMessage);
     this.assertTurnBoundary(activeRuns, unresolvedToolCallId, options.callerRunId);
     const pendingRunIds = this.transferablePendingRuns(activeRuns, input.transfer?.pendingRuns ?? []);
-    const sources = await this.resolveSources(manager, viewer, input);
+    const sources = await this.resolveSources(manager, viewer, input, snapshot.citedEvents);
     const { state: transferred, plan, pins } = await this.transferredState(manager, viewer, predecessor, input, pendingRunIds);
     // The latest user message is a replay only when nobody wrote since this session was continued into.
     const hasNewUserMessage = latestUserMessage !== null && latestUserMessage.replayOfId === null;
@@ -602,11 +628,13 @@ export class ContinuationService {
    * Every cited source must exist in the viewer's account: events in one session and in order,
    * resources and memory pinned to what they resolve to now. Refuses with SOURCE_NOT_FOUND.
    */
-  private async resolveSources(manager: EntityManager, viewer: Viewer, input: ContinueSessionRequest): Promise<ResolvedSource[]> {
-    const eventIds = input.sources.flatMap((source) => [source.fromEventId, source.toEventId, source.eventId]);
-    const ids = eventIds.filter((id): id is string => typeof id === 'string' && isId(id));
-    const events = ids.length ? await manager.findBy(EventEntity, { id: In(ids), accountId: viewer.accountId }) : [];
-    const byId = new Map(events.map((event) => [event.id, event]));
+  private async resolveSources(
+    manager: EntityManager,
+    viewer: Viewer,
+    input: ContinueSessionRequest,
+    citedEvents: EventEntity[],
+  ): Promise<ResolvedSource[]> {
+    const byId = new Map(citedEvents.map((event) => [event.id, event]));
     const missing: ErrorDetail[] = [];
     const sources: ResolvedSource[] = [];
     for (const [index, source] of input.sources.entries()) {
@@ -737,12 +765,7 @@ export class ContinuationService {
   }
 
   /** The successor's continuation streak, or RATE_LIMITED. */
-  private async checkRateLimits(
-    manager: EntityManager,
-    viewer: Viewer,
-    predecessor: SessionEntity,
-    hasNewUserMessage: boolean,
-  ): Promise<number> {
+  private checkRateLimits(predecessor: SessionEntity, hasNewUserMessage: boolean, recentContinuations: number): number {
     const streak = nextContinuationStreak(predecessor.continuationStreak, hasNewUserMessage);
     if (streak > this.policy.streakLimit) {
       refuse(
@@ -751,15 +774,21 @@ export class ContinuationService {
         [{ path: ['input', 'sessionId'], message: `Continuation streak would be ${streak}.` }],
       );
     }
-    const lastMinute = await manager.countBy(ContinuationEdgeEntity, {
-      accountId: viewer.accountId,
-      createdAt: MoreThan(new Date(Date.now() - 60_000)),
-    });
-    if (lastMinute >= this.policy.perAccountPerMinute) {
+    if (recentContinuations >= this.policy.perAccountPerMinute) {
       refuse(ErrorCode.RATE_LIMITED, `At most ${this.policy.perAccountPerMinute} continuations a minute per account: try again shortly.`);
     }
     return streak;
   }
+}
+
+function planRevision(
+  session: SessionEntity,
+  revision: number,
+  closed: boolean,
+  steps: PlanRevisionEntity['steps'],
+  createdAt: Date,
+): PlanRevisionEntity {
+  return Object.assign(new PlanRevisionEntity(), { id: randomUUID(), accountId: session.accountId, sessionId: session.id, revision, closed, steps, createdAt });
 }
 
 /** A branch is named after what it branches from, so that the lineage tree tells them apart. */

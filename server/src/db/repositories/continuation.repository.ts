@@ -1,0 +1,54 @@
+import { EntityManager } from 'typeorm';
+import { EventEntity } from '../entities/event.entity';
+import { RunEntity } from '../entities/run.entity';
+import { entityFromRow } from '../rows';
+
+/** What a continuation checks of its predecessor, its cited events and its account, read in one round trip. */
+export interface ContinuationSnapshot {
+  /** The edge an earlier call with the same idempotency key created. */
+  earlierEdgeId: string | null;
+  latestUserMessage: EventEntity | null;
+  /** Queued or running runs reporting to the predecessor, oldest first. */
+  activeRuns: RunEntity[];
+  /** A tool call of the predecessor that has no result yet. */
+  unresolvedToolCallId: string | null;
+  /** The cited events that exist in the account. */
+  citedEvents: EventEntity[];
+  /** The account's continuations since `since`. */
+  recentContinuations: number;
+}
+
+/** Run after the predecessor is locked, so that it sees whatever a call that held the lock before committed. */
+export async function continuationSnapshot(
+  manager: EntityManager,
+  query: { accountId: string; sessionId: string; idempotencyKey: string; eventIds: string[]; since: Date },
+): Promise<ContinuationSnapshot> {
+  const [row] = await manager.query(
+    `SELECT
+       (SELECT edge.id FROM continuation_edges edge
+        WHERE edge.account_id = $1 AND edge.idempotency_key = $3) AS earlier_edge_id,
+       (SELECT row_to_json(message) FROM events message
+        WHERE message.session_id = $2 AND message.kind = 'USER_MESSAGE' ORDER BY message.seq DESC LIMIT 1) AS latest_user_message,
+       (SELECT coalesce(json_agg(run ORDER BY run.created_at, run.id), '[]'::json) FROM runs run
+        WHERE run.session_id = $2 AND run.status IN ('QUEUED', 'RUNNING')) AS active_runs,
+       (SELECT call.tool_call_id FROM events call
+        WHERE call.session_id = $2 AND call.kind = 'TOOL_CALL'
+          AND NOT EXISTS (SELECT 1 FROM events result
+                          WHERE result.session_id = call.session_id AND result.kind = 'TOOL_RESULT'
+                            AND result.tool_call_id = call.tool_call_id)
+        LIMIT 1) AS unresolved_tool_call_id,
+       (SELECT coalesce(json_agg(cited), '[]'::json) FROM events cited
+        WHERE cited.account_id = $1 AND cited.id = ANY($4::uuid[])) AS cited_events,
+       (SELECT count(*)::int FROM continuation_edges recent
+        WHERE recent.account_id = $1 AND recent.created_at > $5) AS recent_continuations`,
+    [query.accountId, query.sessionId, query.idempotencyKey, query.eventIds, query.since],
+  );
+  return {
+    earlierEdgeId: row.earlier_edge_id,
+    latestUserMessage: row.latest_user_message ? entityFromRow(manager, EventEntity, row.latest_user_message) : null,
+    activeRuns: (row.active_runs as Record<string, unknown>[]).map((run) => entityFromRow(manager, RunEntity, run)),
+    unresolvedToolCallId: row.unresolved_tool_call_id,
+    citedEvents: (row.cited_events as Record<string, unknown>[]).map((event) => entityFromRow(manager, EventEntity, event)),
+    recentContinuations: row.recent_continuations,
+  };
+}
