@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ClientBase, Pool } from 'pg';
 import { RunningApp } from '../server/src/app';
 import { PlanTransfer, SourceKind, lineageBlock, normalizeHandoff } from '../server/src/domain/continuations';
-import { ManifestItemStatus, ProjectedEvent, ProjectionRequest, compileProjection } from '../server/src/domain/projection';
+import { EventRange, ManifestItemStatus, ProjectedEvent, ProjectionRequest, compileProjection } from '../server/src/domain/projection';
 import { EventKind, eventTokenCount } from '../server/src/domain/transcript';
 import { AGENT_TOOLS } from '../server/src/services/continuations.service';
 import { GraphQLClient } from './graphql';
@@ -231,14 +231,17 @@ function projected(row: Record<string, unknown>): ProjectedEvent {
 function countingReader(sql: ClientBase) {
   const reader = {
     eventsRead: 0,
-    async eventsInRange(sessionId: string, fromSeq: number, toSeq: number): Promise<ProjectedEvent[]> {
-      const { rows } = await sql.query(`SELECT ${EVENT_COLUMNS} FROM events WHERE session_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq`, [
-        sessionId,
-        fromSeq,
-        toSeq,
-      ]);
+    async eventsInRanges(ranges: EventRange[]): Promise<ProjectedEvent[][]> {
+      const conditions = ranges.map((_, index) => `(session_id = $${3 * index + 1} AND seq BETWEEN $${3 * index + 2} AND $${3 * index + 3})`);
+      const { rows } = await sql.query(
+        `SELECT ${EVENT_COLUMNS} FROM events WHERE ${conditions.join(' OR ')} ORDER BY session_id, seq`,
+        ranges.flatMap((range) => [range.sessionId, range.fromSeq, range.toSeq]),
+      );
       reader.eventsRead += rows.length;
-      return rows.map(projected);
+      const events = rows.map(projected);
+      return ranges.map((range) =>
+        events.filter((event) => event.sessionId === range.sessionId && event.seq >= range.fromSeq && event.seq <= range.toSeq),
+      );
     },
   };
   return reader;
@@ -285,7 +288,9 @@ async function compileRequest(sql: ClientBase, accountId: string, accountName: s
     recentBefore: { sessionId: predecessor.sessionId, seq: initiating.seq },
     handoff: normalizeHandoff(input.handoff),
     // A root predecessor: no cited range opens a successor, so none leads back to a handoff's manifest.
+    pins: [],
     sources: predecessor.ranges.map((range, index) => ({
+      type: 'EVENTS' as const,
       input: input.sources[index],
       first: event(range.from),
       last: event(range.to),

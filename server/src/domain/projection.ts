@@ -72,10 +72,17 @@ export interface ProjectedEvent {
   hash: string;
 }
 
+/** An inclusive range of one session's events. */
+export interface EventRange {
+  sessionId: string;
+  fromSeq: number;
+  toSeq: number;
+}
+
 /** Where the compiler reads exact sources. Implementations read only what they are asked for. */
 export interface ProjectionSourceReader {
-  /** Events of one session with fromSeq <= seq <= toSeq, oldest first. */
-  eventsInRange(sessionId: string, fromSeq: number, toSeq: number): Promise<ProjectedEvent[]>;
+  /** The events of each range, oldest first, aligned with `ranges`: one round trip for all. */
+  eventsInRanges(ranges: EventRange[]): Promise<ProjectedEvent[][]>;
 }
 
 /** A cited event source whose boundary events were found. */
@@ -370,6 +377,21 @@ export async function compileProjection(
 }
 
 async function collectCandidates(request: ProjectionRequest, reader: ProjectionSourceReader): Promise<Candidate[]> {
+  // One read for the recent exchange and every cited range that could fit the budget on its own;
+  // a range larger than the whole budget is never read.
+  const { sessionId, seq } = request.recentBefore;
+  const recentRange = seq > 1 ? { sessionId, fromSeq: Math.max(1, seq - RECENT_EXCHANGE_EVENTS), toSeq: seq - 1 } : null;
+  const excerptRanges = request.sources.flatMap((source) =>
+    source.type === 'EVENTS' && rangeTokens(source.first, source.last) <= request.tokenBudget
+      ? [{ sessionId: source.first.sessionId, fromSeq: source.first.seq, toSeq: source.last.seq }]
+      : [],
+  );
+  const ranges = recentRange ? [recentRange, ...excerptRanges] : excerptRanges;
+  const fetched = ranges.length ? await reader.eventsInRanges(ranges) : [];
+  const prefetched = new Map(ranges.map((range, index) => [rangeKey(range), fetched[index]]));
+  const eventsOf = async (range: EventRange) =>
+    prefetched.get(rangeKey(range)) ?? (await reader.eventsInRanges([range]))[0];
+
   const handoffText = renderHandoff(request.handoff);
   const candidates: Candidate[] = [
     {
@@ -380,35 +402,40 @@ async function collectCandidates(request: ProjectionRequest, reader: ProjectionS
       unavailable: false,
       load: async () => handoffText,
     },
-    ...request.pins.map((pin) => sourceCandidate(ContextSectionKind.PINNED_SOURCE, pin, reader)),
+    ...request.pins.map((pin) => sourceCandidate(ContextSectionKind.PINNED_SOURCE, pin, eventsOf)),
   ];
 
-  const { sessionId, seq } = request.recentBefore;
-  if (seq > 1) {
-    const recent = await reader.eventsInRange(sessionId, Math.max(1, seq - RECENT_EXCHANGE_EVENTS), seq - 1);
-    if (recent.length > 0) {
-      const item = eventItem(
-        SourceKind.SESSION_EVENTS,
-        'recent exchange before the initiating message',
-        recent[0],
-        recent[recent.length - 1],
-        ManifestItemStatus.OMITTED,
-      );
-      candidates.push({
-        section: ContextSectionKind.RECENT_EXCHANGE,
-        item,
-        minimumTokens: item.tokenCount,
-        handle: handleLine(item),
-        unavailable: false,
-        load: async () => renderRange('recent_exchange', recent, item.relevance),
-      });
-    }
+  const recent = recentRange ? (prefetched.get(rangeKey(recentRange)) ?? []) : [];
+  if (recent.length > 0) {
+    const item = eventItem(
+      SourceKind.SESSION_EVENTS,
+      'recent exchange before the initiating message',
+      recent[0],
+      recent[recent.length - 1],
+      ManifestItemStatus.OMITTED,
+    );
+    candidates.push({
+      section: ContextSectionKind.RECENT_EXCHANGE,
+      item,
+      minimumTokens: item.tokenCount,
+      handle: handleLine(item),
+      unavailable: false,
+      load: async () => renderRange('recent_exchange', recent, item.relevance),
+    });
   }
-  candidates.push(...request.sources.map((source) => sourceCandidate(ContextSectionKind.EXCERPT, source, reader)));
+  candidates.push(...request.sources.map((source) => sourceCandidate(ContextSectionKind.EXCERPT, source, eventsOf)));
   return candidates;
 }
 
-function sourceCandidate(section: ContextSectionKind, source: ResolvedSource, reader: ProjectionSourceReader): Candidate {
+function rangeKey(range: EventRange): string {
+  return `${range.sessionId}:${range.fromSeq}:${range.toSeq}`;
+}
+
+function sourceCandidate(
+  section: ContextSectionKind,
+  source: ResolvedSource,
+  eventsOf: (range: EventRange) => Promise<ProjectedEvent[]>,
+): Candidate {
   switch (source.type) {
     case 'EVENTS': {
       const item = {
@@ -422,7 +449,11 @@ function sourceCandidate(section: ContextSectionKind, source: ResolvedSource, re
         handle: handleLine(item),
         unavailable: false,
         load: async () =>
-          renderRange('excerpt', await reader.eventsInRange(source.first.sessionId, source.first.seq, source.last.seq), item.relevance),
+          renderRange(
+            'excerpt',
+            await eventsOf({ sessionId: source.first.sessionId, fromSeq: source.first.seq, toSeq: source.last.seq }),
+            item.relevance,
+          ),
       };
     }
     case 'CONTENT':

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Between, DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import {
   Actor,
   ContinuationReason,
@@ -49,6 +49,7 @@ import { latestPlan } from '../db/repositories/plan.repository';
 import { resolveMemorySource, resolveResourceSource } from './resources.service';
 import { ContinuationSnapshot, continuationSnapshot } from '../db/repositories/continuation.repository';
 import { chainEvents, lockSession } from '../db/repositories/transcript.repository';
+import { entityFromRow } from '../db/rows';
 import { CombinedStatement } from '../db/statement';
 import { ChangeNotifier } from './notifications';
 import { Viewer } from './viewer';
@@ -137,12 +138,16 @@ function projected(event: EventEntity): ProjectedEvent {
 
 function eventReader(manager: EntityManager): ProjectionSourceReader {
   return {
-    async eventsInRange(sessionId, fromSeq, toSeq) {
-      const events = await manager.find(EventEntity, {
-        where: { sessionId, seq: Between(fromSeq, toSeq) },
-        order: { seq: 'ASC' },
-      });
-      return events.map(projected);
+    async eventsInRanges(ranges) {
+      const conditions = ranges.map((_, index) => `(session_id = $${3 * index + 1} AND seq BETWEEN $${3 * index + 2} AND $${3 * index + 3})`);
+      const rows: Record<string, unknown>[] = await manager.query(
+        `SELECT * FROM events WHERE ${conditions.join(' OR ')} ORDER BY session_id, seq`,
+        ranges.flatMap((range) => [range.sessionId, range.fromSeq, range.toSeq]),
+      );
+      const events = rows.map((row) => projected(entityFromRow(manager, EventEntity, row)));
+      return ranges.map((range) =>
+        events.filter((event) => event.sessionId === range.sessionId && event.seq >= range.fromSeq && event.seq <= range.toSeq),
+      );
     },
   };
 }

@@ -34,9 +34,11 @@ function transcript(texts: string[], sessionId = PREDECESSOR): ProjectedEvent[] 
 function memoryReader(events: ProjectedEvent[]) {
   const reads: [number, number][] = [];
   const reader: ProjectionSourceReader = {
-    async eventsInRange(sessionId, fromSeq, toSeq) {
-      reads.push([fromSeq, toSeq]);
-      return events.filter((event) => event.sessionId === sessionId && event.seq >= fromSeq && event.seq <= toSeq);
+    async eventsInRanges(ranges) {
+      reads.push(...ranges.map((range): [number, number] => [range.fromSeq, range.toSeq]));
+      return ranges.map((range) =>
+        events.filter((event) => event.sessionId === range.sessionId && event.seq >= range.fromSeq && event.seq <= range.toSeq),
+      );
     },
   };
   return { reader, reads };
