@@ -152,6 +152,14 @@ const SYSTEM_TEXT = [
   'Answer the initiating message here.',
 ].join(' ');
 
+let systemTextTokens: number | null = null;
+
+/** The control text never changes: count it once. */
+function systemTokens(): number {
+  systemTextTokens ??= countTokens(SYSTEM_TEXT);
+  return systemTextTokens;
+}
+
 function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
@@ -317,7 +325,7 @@ export async function compileProjection(
     { kind: ContextSectionKind.STATE, text: renderState(request.transferred, request.carriedPlan), tokenCount: 0 },
     { kind: ContextSectionKind.LINEAGE, text: request.lineageBlock, tokenCount: 0 },
     { kind: ContextSectionKind.INITIATING_MESSAGE, text: renderEvent(initiating), tokenCount: 0 },
-  ].map((section) => ({ ...section, tokenCount: countTokens(section.text) }));
+  ].map((section) => ({ ...section, tokenCount: section.text === SYSTEM_TEXT ? systemTokens() : countTokens(section.text) }));
   const separatorTokens = countTokens(SECTION_SEPARATOR);
   const summaryHandle = `- more omitted sources: read_manifest ${request.manifestId}`;
 

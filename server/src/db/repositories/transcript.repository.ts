@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { EventKind, eventHash, eventTokenCount } from '../../domain/transcript';
 import { EventEntity } from '../entities/event.entity';
 import { SessionEntity } from '../entities/session.entity';
+import { entityFromRow } from '../rows';
 
 /** What a caller supplies to append one event; seq, hash, token count and time are assigned here. */
 export interface EventDraft {
@@ -19,12 +20,12 @@ export interface EventDraft {
  * no such session in the account. Appends to one session are serialized by this lock, which is
  * what keeps `seq` gap-free and the hash chain linear under concurrent writers.
  */
-export function lockSession(manager: EntityManager, accountId: string, sessionId: string): Promise<SessionEntity | null> {
-  return manager
-    .createQueryBuilder(SessionEntity, 'session')
-    .setLock('pessimistic_write')
-    .where('session.id = :sessionId AND session.accountId = :accountId', { sessionId, accountId })
-    .getOne();
+export async function lockSession(manager: EntityManager, accountId: string, sessionId: string): Promise<SessionEntity | null> {
+  const rows: Record<string, unknown>[] = await manager.query(
+    'SELECT * FROM sessions WHERE id = $1 AND account_id = $2 FOR UPDATE',
+    [sessionId, accountId],
+  );
+  return rows.length ? entityFromRow(manager, SessionEntity, rows[0]) : null;
 }
 
 /** The events that drafts become after `session`'s last event, and the session's totals after them. */
