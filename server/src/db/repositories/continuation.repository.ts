@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { ACTIVE_RUN_STATUSES } from '../../domain/runs';
 import { EventEntity } from '../entities/event.entity';
 import { RunEntity } from '../entities/run.entity';
 import { entityFromRow } from '../rows';
@@ -30,7 +31,7 @@ export async function continuationSnapshot(
        (SELECT row_to_json(message) FROM events message
         WHERE message.session_id = $2 AND message.kind = 'USER_MESSAGE' ORDER BY message.seq DESC LIMIT 1) AS latest_user_message,
        (SELECT coalesce(json_agg(run ORDER BY run.created_at, run.id), '[]'::json) FROM runs run
-        WHERE run.session_id = $2 AND run.status IN ('QUEUED', 'RUNNING')) AS active_runs,
+        WHERE run.session_id = $2 AND run.status = ANY($6::text[])) AS active_runs,
        (SELECT call.tool_call_id FROM events call
         WHERE call.session_id = $2 AND call.kind = 'TOOL_CALL'
           AND NOT EXISTS (SELECT 1 FROM events result
@@ -41,7 +42,7 @@ export async function continuationSnapshot(
         WHERE cited.account_id = $1 AND cited.id = ANY($4::uuid[])) AS cited_events,
        (SELECT count(*)::int FROM continuation_edges recent
         WHERE recent.account_id = $1 AND recent.created_at > $5) AS recent_continuations`,
-    [query.accountId, query.sessionId, query.idempotencyKey, query.eventIds, query.since],
+    [query.accountId, query.sessionId, query.idempotencyKey, query.eventIds, query.since, ACTIVE_RUN_STATUSES],
   );
   return {
     earlierEdgeId: row.earlier_edge_id,
