@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { lineageBlock } from '../continuations';
 import {
   compileProjection,
+  contentItem,
   ProjectedEvent,
   ProjectionRequest,
   ProjectionSourceReader,
@@ -135,6 +136,32 @@ describe('the projection compiler', () => {
     const handles = projection.sections.find((section) => section.kind === 'OMITTED_HANDLES');
     expect(handles?.text).toContain(`event ${huge[0].id}`);
     expect(projection.tokenCost).toBeLessThanOrEqual(4000);
+  });
+
+  it('lists a revoked source as UNAVAILABLE with a broken breadcrumb, never its text, and loads pinned content first', async () => {
+    const revoked = {
+      type: 'UNAVAILABLE' as const,
+      item: contentItem('RESOURCE', 'the old contract', { url: 'https://docs.example/contract', version: '3', blockId: null, path: null, cid: null }, null),
+    };
+    const pinned = {
+      type: 'CONTENT' as const,
+      item: contentItem('RESOURCE', 'a pinned resource', { url: 'https://docs.example/guide', version: '2', blockId: 'setup', path: null, cid: 'c1d' }, { text: 'Run npm install first.', tokenCount: countTokens('Run npm install first.') }),
+      text: 'Run npm install first.',
+    };
+    const projection = await compile(request(events, { sources: [revoked], pins: [pinned] }), memoryReader(events).reader);
+    expect(projection.items.map((item) => [item.relevance, item.status])).toEqual([
+      ['the initiating user message', 'INCLUDED'],
+      ['a pinned resource', 'INCLUDED'],
+      ['recent exchange before the initiating message', 'INCLUDED'],
+      ['the old contract', 'UNAVAILABLE'],
+    ]);
+    expect(projection.items[3]).toMatchObject({ tokenCount: 0, hash: null, version: '3' });
+    const kinds = projection.sections.map((section) => section.kind);
+    expect(kinds.indexOf('PINNED_SOURCE')).toBeLessThan(kinds.indexOf('RECENT_EXCHANGE'));
+    const handles = projection.sections.find((section) => section.kind === 'OMITTED_HANDLES')?.text;
+    expect(handles).toBe(
+      '- unavailable (revoked, not substituted): resource https://docs.example/contract version 3, 0 tokens (read_resource): the old contract',
+    );
   });
 
   it('keeps within every budget between the minimum and plenty, dropping from the end', async () => {
