@@ -91,7 +91,7 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     return continueSession.successor.id;
   }
 
-  it('continues a session from the dialog after an inline refusal of a budget too small', async () => {
+  it('previews, then continues a session from the dialog after an inline refusal of a budget too small', async () => {
     await page.goto(`${server.url}/?key=${encodeURIComponent(server.apiKey)}`);
     await page.getByLabel('Title').fill('Plan the release');
     await page.getByRole('button', { name: 'Create session' }).click();
@@ -113,6 +113,9 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     await dialog.getByLabel('Purpose').fill('Plan the deployment of the release');
     await dialog.getByLabel(/Decisions/).fill('Ship on Friday\nUse blue-green deployment');
     await dialog.getByLabel('Token budget').fill('100');
+    // The preview answers the refusal confirming would get, before anything is confirmed.
+    const preview = dialog.getByRole('region', { name: 'Preview of the new session' });
+    await preview.getByText(/As it stands, the session would not be continued\. tokenBudget 100 is below/).waitFor();
     await dialog.getByRole('button', { name: 'Continue' }).click();
 
     const refusal = dialog.getByRole('alert');
@@ -124,7 +127,16 @@ describe('a conversation continues in a fresh session, and every tab stays orien
 
     // Just above the minimum: the cited conversation cannot fit and is omitted. The margin covers
     // the minimum's drift between attempts (it counts the tokens of freshly generated ids).
-    await dialog.getByLabel('Token budget').fill(String(minimum + 60));
+    const budget = minimum + 60;
+    await dialog.getByLabel('Token budget').fill(String(budget));
+    // Before confirming, the preview shows the budget and what it leaves out.
+    await preview.getByRole('figure', { name: new RegExp(`^[\\d,]+ of ${budget} tokens used`) }).waitFor();
+    await preview.getByText(new RegExp(`^Would include 1 of 3 sources and omit 2, using [\\d,]+ of ${budget} tokens\\.$`)).waitFor();
+    const statuses = await preview.locator('.manifest-item .status').allInnerTexts();
+    expect(statuses.map((status) => status.replace(/^\W+/, ''))).toEqual(['Included', 'Omitted', 'Omitted']);
+    await preview.getByRole('article').filter({ hasText: 'the conversation so far' }).getByText('Omitted').waitFor();
+    expect(page.url()).toBe(predecessorUrl);
+    await screenshot('08b-continue-preview');
     await dialog.getByRole('button', { name: 'Continue' }).click();
 
     await page.waitForURL((url) => url.href !== predecessorUrl && /\/sessions\/[^/?]+$/.test(url.pathname));

@@ -7,10 +7,17 @@ export interface OperationError {
   details: { path: string[]; message: string }[];
 }
 
+interface OperationErrorNoticeProps {
+  lead: string;
+  error: OperationError;
+  /** False inside a live region that already announces it, politely rather than as an alert. */
+  alert?: boolean;
+}
+
 /** A refusal from the server, with each input problem next to its path. */
-export function OperationErrorNotice({ lead, error }: { lead: string; error: OperationError }) {
+export function OperationErrorNotice({ lead, error, alert = true }: OperationErrorNoticeProps) {
   return (
-    <div className="notice notice-error" role="alert">
+    <div className="notice notice-error" role={alert ? 'alert' : undefined}>
       <p>
         {lead} {error.message}
       </p>

@@ -1,4 +1,8 @@
 import '@testing-library/jest-dom/jest-globals';
+import { configure } from '@testing-library/react';
+
+// Shared CI machines are slow at times: wait longer for what a test expects to appear.
+configure({ asyncUtilTimeout: 5000 });
 
 // jsdom has <dialog> but not its methods: open and close it as a browser would, minus the top layer.
 if (typeof HTMLDialogElement !== 'undefined' && !HTMLDialogElement.prototype.showModal) {

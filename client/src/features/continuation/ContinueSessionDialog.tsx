@@ -1,8 +1,10 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { ContinueSessionMutation } from '../../gql/graphql';
 import { OperationErrorNotice, type OperationError } from '../../app/OperationErrorNotice';
+import { ContinuationPreview } from './ContinuationPreview';
 import type { ContinuationInitiation } from './useContinuationFollower';
 import { useContinueSession } from './useContinueSession';
+import { useProjectionPreview, type ContinuationDraft } from './useProjectionPreview';
 import './continuation.css';
 
 type ContinueResult = ContinueSessionMutation['continueSession'];
@@ -28,20 +30,33 @@ function lines(text: string): string[] {
     .filter((line) => line !== '');
 }
 
+/** Filled in as the form requires, so the server has a request worth compiling. */
+function isComplete(draft: ContinuationDraft, tokenBudgetField: string): boolean {
+  return (
+    draft.title !== '' &&
+    draft.handoff.purpose !== '' &&
+    draft.handoff.currentRequest !== '' &&
+    tokenBudgetField.trim() !== '' &&
+    Number.isInteger(draft.tokenBudget)
+  );
+}
+
 /** "Continue in new session": a person carries the conversation into a fresh successor. */
 export function ContinueSessionAction({ session, latestUserMessage, initiation }: ContinueSessionActionProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
   const titleId = useId();
 
-  // Modal once the form is in place, so the browser moves focus to its first field.
-  useEffect(() => {
-    if (open) dialogRef.current?.showModal();
-  }, [open]);
+  // Modal before the form renders, so its first field takes focus as it mounts: the browser's own
+  // pick would be the first scrolling column around the fields.
+  function openDialog() {
+    dialogRef.current?.showModal();
+    setOpen(true);
+  }
 
   return (
     <>
-      <button type="button" className="button" onClick={() => setOpen(true)}>
+      <button type="button" className="button" onClick={openDialog}>
         Continue in new session
       </button>
       <dialog
@@ -85,8 +100,27 @@ function ContinueSessionForm({ session, latestUserMessage, initiation, titleId, 
   const { continueSession } = useContinueSession();
   const id = useId();
   const problemRef = useRef<HTMLDivElement>(null);
+  // What confirming would send, so the preview compiles exactly the request the person sees.
+  const draft = useMemo<ContinuationDraft>(
+    () => ({
+      sessionId: session.id,
+      eventCount: session.eventCount,
+      title: title.trim(),
+      tokenBudget: Number(tokenBudget),
+      handoff: {
+        purpose: purpose.trim(),
+        currentRequest: currentRequest.trim(),
+        decisions: lines(decisions),
+        establishedFacts: lines(establishedFacts),
+        openQuestions: lines(openQuestions),
+      },
+    }),
+    [session.id, session.eventCount, title, tokenBudget, purpose, currentRequest, decisions, establishedFacts, openQuestions],
+  );
+  const preview = useProjectionPreview(isComplete(draft, tokenBudget) ? draft : null);
+  const sessionNames = useMemo(() => ({ [session.id]: `this session “${session.title}”` }), [session.id, session.title]);
 
-  // The form is taller than small screens: bring a refusal into view beside the button that caused it.
+  // On very short screens the whole dialog scrolls: bring a refusal into view beside the button that caused it.
   useEffect(() => {
     if (problem) problemRef.current?.scrollIntoView?.({ block: 'nearest' });
   }, [problem]);
@@ -94,6 +128,8 @@ function ContinueSessionForm({ session, latestUserMessage, initiation, titleId, 
   function edit(setter: (value: string) => void, value: string) {
     setter(value);
     idempotencyKey.current = null;
+    // A refusal answered the request as it was; the preview now speaks for the edited one.
+    setProblem(null);
   }
 
   async function confirm(event: FormEvent<HTMLFormElement>) {
@@ -105,20 +141,7 @@ function ContinueSessionForm({ session, latestUserMessage, initiation, titleId, 
     initiation.begin();
     let result: ContinueResult;
     try {
-      result = await continueSession({
-        sessionId: session.id,
-        eventCount: session.eventCount,
-        title: title.trim(),
-        tokenBudget: Number(tokenBudget),
-        idempotencyKey: idempotencyKey.current,
-        handoff: {
-          purpose: purpose.trim(),
-          currentRequest: currentRequest.trim(),
-          decisions: lines(decisions),
-          establishedFacts: lines(establishedFacts),
-          openQuestions: lines(openQuestions),
-        },
-      });
+      result = await continueSession({ ...draft, idempotencyKey: idempotencyKey.current });
     } catch (caught) {
       initiation.abandon();
       setSubmitting(false);
@@ -144,58 +167,70 @@ function ContinueSessionForm({ session, latestUserMessage, initiation, titleId, 
         This session stays complete and readable. The new one starts from your handoff, the latest message and
         links to this whole conversation.
       </p>
-      <label htmlFor={`${id}-title`}>Title</label>
-      <input id={`${id}-title`} required maxLength={200} value={title} onChange={(e) => edit(setTitle, e.target.value)} />
-      <label htmlFor={`${id}-purpose`}>Purpose</label>
-      <textarea
-        id={`${id}-purpose`}
-        required
-        rows={2}
-        placeholder="What the new session is for"
-        value={purpose}
-        onChange={(e) => edit(setPurpose, e.target.value)}
-      />
-      <label htmlFor={`${id}-request`}>Current request</label>
-      <textarea
-        id={`${id}-request`}
-        required
-        rows={2}
-        value={currentRequest}
-        onChange={(e) => edit(setCurrentRequest, e.target.value)}
-      />
-      <ListField
-        id={`${id}-decisions`}
-        label="Decisions"
-        value={decisions}
-        onChange={(value) => edit(setDecisions, value)}
-      />
-      <ListField
-        id={`${id}-facts`}
-        label="Established facts"
-        value={establishedFacts}
-        onChange={(value) => edit(setEstablishedFacts, value)}
-      />
-      <ListField
-        id={`${id}-questions`}
-        label="Open questions"
-        value={openQuestions}
-        onChange={(value) => edit(setOpenQuestions, value)}
-      />
-      <label htmlFor={`${id}-budget`}>Token budget</label>
-      <input
-        id={`${id}-budget`}
-        type="number"
-        inputMode="numeric"
-        required
-        min={MINIMUM_TOKEN_BUDGET}
-        step={1}
-        aria-describedby={`${id}-budget-hint`}
-        value={tokenBudget}
-        onChange={(e) => edit(setTokenBudget, e.target.value)}
-      />
-      <p id={`${id}-budget-hint`} className="hint">
-        Tokens of the new session's starting context; sources that do not fit stay linked but are not loaded.
-      </p>
+      <div className="continue-columns">
+        <div className="continue-fields stack">
+          <label htmlFor={`${id}-title`}>Title</label>
+          <input
+            id={`${id}-title`}
+            autoFocus
+            required
+            maxLength={200}
+            value={title}
+            onChange={(e) => edit(setTitle, e.target.value)}
+          />
+          <label htmlFor={`${id}-purpose`}>Purpose</label>
+          <textarea
+            id={`${id}-purpose`}
+            required
+            rows={2}
+            placeholder="What the new session is for"
+            value={purpose}
+            onChange={(e) => edit(setPurpose, e.target.value)}
+          />
+          <label htmlFor={`${id}-request`}>Current request</label>
+          <textarea
+            id={`${id}-request`}
+            required
+            rows={2}
+            value={currentRequest}
+            onChange={(e) => edit(setCurrentRequest, e.target.value)}
+          />
+          <ListField
+            id={`${id}-decisions`}
+            label="Decisions"
+            value={decisions}
+            onChange={(value) => edit(setDecisions, value)}
+          />
+          <ListField
+            id={`${id}-facts`}
+            label="Established facts"
+            value={establishedFacts}
+            onChange={(value) => edit(setEstablishedFacts, value)}
+          />
+          <ListField
+            id={`${id}-questions`}
+            label="Open questions"
+            value={openQuestions}
+            onChange={(value) => edit(setOpenQuestions, value)}
+          />
+          <label htmlFor={`${id}-budget`}>Token budget</label>
+          <input
+            id={`${id}-budget`}
+            type="number"
+            inputMode="numeric"
+            required
+            min={MINIMUM_TOKEN_BUDGET}
+            step={1}
+            aria-describedby={`${id}-budget-hint`}
+            value={tokenBudget}
+            onChange={(e) => edit(setTokenBudget, e.target.value)}
+          />
+          <p id={`${id}-budget-hint`} className="hint">
+            Tokens of the new session's starting context; sources that do not fit stay linked but are not loaded.
+          </p>
+        </div>
+        <ContinuationPreview preview={preview} sessionNames={sessionNames} />
+      </div>
       <div ref={problemRef}>
         {problem &&
           (problem.kind === 'refused' ? (

@@ -1,3 +1,4 @@
+import type { ApolloClient } from '@apollo/client';
 import { useApolloClient, useMutation } from '@apollo/client/react';
 import { graphql } from '../../gql';
 import type { ContinueSessionInput, HandoffInput } from '../../gql/graphql';
@@ -72,12 +73,43 @@ export const TranscriptBoundsQuery = graphql(`
 
 export interface ContinuationRequest {
   sessionId: string;
-  /** The transcript's length when the person confirmed: the cited range ends there. */
+  /** The transcript's length as the person sees it: the cited range ends there. */
   eventCount: number;
   title: string;
   handoff: HandoffInput;
   tokenBudget: number;
   idempotencyKey: string;
+}
+
+/**
+ * The input continueSession gets for a request: a person's request, citing the transcript's
+ * first to latest event as one range. Throws when the transcript's bounds cannot be read.
+ */
+export async function continuationInput(client: ApolloClient, request: ContinuationRequest): Promise<ContinueSessionInput> {
+  const { data: bounds } = await client.query({
+    query: TranscriptBoundsQuery,
+    variables: { id: request.sessionId, lastSeq: request.eventCount },
+    // Read at the moment of asking; kept out of the cache, whose events policy merges
+    // whole pages (with pageInfo), not these bare edges.
+    fetchPolicy: 'no-cache',
+  });
+  const fromEventId = bounds?.session?.opening.edges[0]?.node.id;
+  const toEventId = bounds?.session?.latest.edges[0]?.node.id;
+  if (!fromEventId || !toEventId) throw new Error('The transcript could not be read to cite it.');
+
+  return {
+    sessionId: request.sessionId,
+    idempotencyKey: request.idempotencyKey,
+    reason: 'USER_REQUEST',
+    // A person confirmed it in this dialog: the edge records them, not the agent.
+    actor: 'USER',
+    title: request.title,
+    handoff: request.handoff,
+    tokenBudget: request.tokenBudget,
+    sources: [
+      { kind: 'SESSION_EVENTS', sessionId: request.sessionId, fromEventId, toEventId, relevance: 'the conversation so far' },
+    ],
+  };
 }
 
 /**
@@ -90,30 +122,7 @@ export function useContinueSession() {
   const [mutate] = useMutation(ContinueSessionMutation);
 
   async function continueSession(request: ContinuationRequest) {
-    const { data: bounds } = await client.query({
-      query: TranscriptBoundsQuery,
-      variables: { id: request.sessionId, lastSeq: request.eventCount },
-      // Read at the moment of confirming; kept out of the cache, whose events policy merges
-      // whole pages (with pageInfo), not these bare edges.
-      fetchPolicy: 'no-cache',
-    });
-    const fromEventId = bounds?.session?.opening.edges[0]?.node.id;
-    const toEventId = bounds?.session?.latest.edges[0]?.node.id;
-    if (!fromEventId || !toEventId) throw new Error('The transcript could not be read to cite it.');
-
-    const input: ContinueSessionInput = {
-      sessionId: request.sessionId,
-      idempotencyKey: request.idempotencyKey,
-      reason: 'USER_REQUEST',
-      // A person confirmed it in this dialog: the edge records them, not the agent.
-      actor: 'USER',
-      title: request.title,
-      handoff: request.handoff,
-      tokenBudget: request.tokenBudget,
-      sources: [
-        { kind: 'SESSION_EVENTS', sessionId: request.sessionId, fromEventId, toEventId, relevance: 'the conversation so far' },
-      ],
-    };
+    const input = await continuationInput(client, request);
     const { data } = await mutate({ variables: { input } });
     if (!data) throw new Error('The server sent no result for the continuation.');
     return data.continueSession;

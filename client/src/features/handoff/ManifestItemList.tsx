@@ -3,6 +3,7 @@ import { formatCount } from '../../app/format';
 import { graphql } from '../../gql';
 import type { ManifestItemRowFragment } from '../../gql/graphql';
 import { SOURCE_KIND_IN_WORDS, STATUS_PRESENTATION, sourceLocation } from './manifest-sources';
+import './handoff.css';
 
 export const ManifestItemRowFragmentDocument = graphql(`
   fragment ManifestItemRow on ManifestItem {

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { formatCount } from '../../app/format';
 import type { ContextSectionKind } from '../../gql/graphql';
+import './handoff.css';
 
 export const SECTION_IN_WORDS: Record<ContextSectionKind, string> = {
   SYSTEM: 'Control and safety',

@@ -4,6 +4,7 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import type { ContinueSessionInput } from '../../../gql/graphql';
 import { SESSION_ID, event, renderSessionPage, transcriptMock } from '../../../test/session-page-harness';
 import { ContinueSessionMutation, TranscriptBoundsQuery } from '../useContinueSession';
+import { PreviewProjectionQuery } from '../useProjectionPreview';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -14,7 +15,8 @@ function boundsMock(): MockLink.MockedResponse {
   return {
     request: { query: TranscriptBoundsQuery, variables: { id: SESSION_ID, lastSeq: 3 } },
     result: { data: { session: { __typename: 'Session', id: SESSION_ID, opening: node('event-1'), latest: node('event-3') } } },
-    maxUsageCount: 2,
+    // Read again for every preview and every confirmation.
+    maxUsageCount: Number.POSITIVE_INFINITY,
   };
 }
 
@@ -58,6 +60,59 @@ const budgetTooSmall = {
   details: [{ __typename: 'ErrorDetail', path: ['input', 'tokenBudget'], message: 'Must be at least 431.' }],
 };
 
+function manifestItem(status: 'INCLUDED' | 'OMITTED', relevance: string, range: { from: string; to: string }, tokenCount: number) {
+  return {
+    __typename: 'ManifestItem',
+    kind: 'SESSION_EVENTS',
+    status,
+    relevance,
+    sessionId: SESSION_ID,
+    fromEventId: range.from,
+    toEventId: range.to,
+    eventId: null,
+    url: null,
+    version: null,
+    blockId: null,
+    path: null,
+    cid: null,
+    tokenCount,
+    hash: `hash-${range.from}-${range.to}`,
+  };
+}
+
+/** The initiating message fits; the recent exchange and the cited conversation do not. */
+function previewed(input: ContinueSessionInput) {
+  const section = (kind: string, tokenCount: number) => ({ __typename: 'ContextSection', kind, tokenCount });
+  return {
+    __typename: 'ProjectionPreview',
+    tokenBudget: input.tokenBudget,
+    tokenCost: 420,
+    context: {
+      __typename: 'ProjectedContext',
+      sections: [section('SYSTEM', 180), section('LINEAGE', 60), section('INITIATING_MESSAGE', 20), section('HANDOFF', 120), section('OMITTED_HANDLES', 40)],
+    },
+    items: [
+      manifestItem('INCLUDED', 'the initiating user message', { from: 'event-3', to: 'event-3' }, 6),
+      manifestItem('OMITTED', 'recent exchange before the initiating message', { from: 'event-1', to: 'event-2' }, 8),
+      manifestItem('OMITTED', 'the conversation so far', { from: 'event-1', to: 'event-3' }, 12),
+    ],
+  };
+}
+
+function previewMock(respond: (input: ContinueSessionInput) => object) {
+  const inputs: ContinueSessionInput[] = [];
+  const mock: MockLink.MockedResponse = {
+    request: { query: PreviewProjectionQuery, variables: () => true },
+    result: (variables) => {
+      const input = variables.input as ContinueSessionInput;
+      inputs.push(input);
+      return { data: { previewProjection: respond(input) } };
+    },
+    maxUsageCount: Number.POSITIVE_INFINITY,
+  };
+  return { mock, inputs };
+}
+
 function continueSessionMock(respond: (input: ContinueSessionInput) => object) {
   const inputs: ContinueSessionInput[] = [];
   const mock: MockLink.MockedResponse = {
@@ -77,6 +132,13 @@ async function openDialog() {
   return screen.findByRole('dialog', { name: 'Continue in new session' });
 }
 
+/** Previews wait for a pause in typing, then for the server. */
+const PREVIEWED = { timeout: 3000 };
+
+function previewRegion(dialog: HTMLElement) {
+  return within(dialog).getByRole('region', { name: 'Preview of the new session' });
+}
+
 function fill(dialog: HTMLElement, label: string | RegExp, value: string) {
   fireEvent.change(within(dialog).getByLabelText(label), { target: { value } });
 }
@@ -88,15 +150,85 @@ describe('continuing a session on request', () => {
     renderSessionPage([transcriptMock({ events: conversation })]);
 
     const dialog = await openDialog();
+    expect(within(dialog).getByLabelText('Title')).toHaveFocus();
     expect(within(dialog).getByLabelText('Title')).toHaveValue('Plan the migration');
     expect(within(dialog).getByLabelText('Current request')).toHaveValue('Now plan the deployment');
     expect(within(dialog).getByLabelText('Purpose')).toHaveValue('');
     expect(within(dialog).getByLabelText('Token budget')).toHaveValue(8000);
+    expect(previewRegion(dialog)).toHaveTextContent('Fill in the title, purpose, current request and token budget');
+  });
+
+  it('previews what the new session would carry and omit, from the input it then confirms', async () => {
+    const previews = previewMock(previewed);
+    const { mock, inputs } = continueSessionMock(() => continued);
+    renderSessionPage([transcriptMock({ events: conversation }), boundsMock(), previews.mock, mock]);
+
+    const dialog = await openDialog();
+    fill(dialog, 'Title', 'Deploy the service');
+    fill(dialog, 'Purpose', 'Plan the deployment');
+    fill(dialog, /Decisions/, 'Use blue-green');
+    fill(dialog, 'Token budget', '500');
+
+    const preview = previewRegion(dialog);
+    const summary = await within(preview).findByText(
+      'Would include 1 of 3 sources and omit 2, using 420 of 500 tokens.',
+      {},
+      PREVIEWED,
+    );
+    expect(summary.closest('[aria-live="polite"]')).not.toBeNull();
+    const budget = within(preview).getByRole('figure', { name: '420 of 500 tokens used (84%)' });
+    expect(budget).toHaveTextContent('Handoff: 120 tokens');
+    expect(budget).toHaveTextContent('Unused: 80 tokens');
+    const items = within(preview).getAllByRole('article');
+    const described = items.map((item) => [within(item).getByText(/Included|Omitted/).textContent, item.querySelector('p')?.textContent]);
+    expect(described).toEqual([
+      ['● Included', 'the initiating user message'],
+      ['○ Omitted', 'recent exchange before the initiating message'],
+      ['○ Omitted', 'the conversation so far'],
+    ]);
+    expect(items[2]).toHaveTextContent('from this session “Plan the migration”');
+    // The edits came in one burst: one preview, of the form as it ended up.
+    expect(previews.inputs).toHaveLength(1);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+
+    await screen.findByText('Opened session session-9');
+    expect(inputs).toHaveLength(1);
+    expect(previews.inputs[0]).toEqual({ ...inputs[0], idempotencyKey: expect.any(String) });
+    expect(previews.inputs[0]).toMatchObject({ actor: 'USER', reason: 'USER_REQUEST', tokenBudget: 500 });
+  });
+
+  it('shows the refusal the preview answers before anything is confirmed, and previews the corrected form', async () => {
+    const previews = previewMock((input) => (input.tokenBudget === 100 ? budgetTooSmall : previewed(input)));
+    const { mock, inputs } = continueSessionMock(() => continued);
+    renderSessionPage([transcriptMock({ events: conversation }), boundsMock(), previews.mock, mock]);
+
+    const dialog = await openDialog();
+    fill(dialog, 'Purpose', 'Plan the deployment');
+    fill(dialog, 'Token budget', '100');
+
+    const preview = previewRegion(dialog);
+    const refusal = await within(preview).findByText(/tokenBudget 100 is below the 431 tokens/, {}, PREVIEWED);
+    expect(refusal.closest('[aria-live="polite"]')).toHaveTextContent(
+      'As it stands, the session would not be continued. tokenBudget 100 is below the 431 tokens',
+    );
+    expect(preview).toHaveTextContent('input.tokenBudget: Must be at least 431.');
+    expect(within(preview).queryByRole('figure')).not.toBeInTheDocument();
+    // Announced politely by the preview; an alert is for a refused confirmation.
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+
+    fill(dialog, 'Token budget', '431');
+
+    await within(preview).findByText('Would include 1 of 3 sources and omit 2, using 420 of 431 tokens.', {}, PREVIEWED);
+    expect(within(preview).queryByText(/would not be continued/)).not.toBeInTheDocument();
+    expect(previews.inputs.map((input) => input.tokenBudget)).toEqual([100, 431]);
+    expect(inputs).toEqual([]);
   });
 
   it('cites the whole transcript, shows a refusal inline and moves to the successor once it exists', async () => {
     const { mock, inputs } = continueSessionMock((input) => (input.tokenBudget === 100 ? budgetTooSmall : continued));
-    renderSessionPage([transcriptMock({ events: conversation }), boundsMock(), mock]);
+    const previews = previewMock((input) => (input.tokenBudget === 100 ? budgetTooSmall : previewed(input)));
+    renderSessionPage([transcriptMock({ events: conversation }), boundsMock(), previews.mock, mock]);
 
     const dialog = await openDialog();
     fill(dialog, 'Title', 'Deploy the service');
@@ -112,6 +244,7 @@ describe('continuing a session on request', () => {
     expect(screen.queryByText(/Opened session/)).not.toBeInTheDocument();
 
     fill(dialog, 'Token budget', '500');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
 
     const landed = await screen.findByText('Opened session session-9');
