@@ -1,13 +1,15 @@
 import type { MockSubscriptionLink } from '@apollo/client/testing';
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { SESSION_ID, event, lineageShape, renderSessionPage, transcriptMock } from '../../../test/session-page-harness';
 import { CitedRangeQuery } from '../../transcript/cited-range';
 import { rememberFollowed } from '../followed-continuations';
 
 const conversation = [event(1), event(2), event(3)];
 
-function announceContinuation(continuations: MockSubscriptionLink, edgeId = 'edge-5') {
+/** Announces a continuation once the page's sessionContinued subscription is in place (a result before it is lost). */
+async function announceContinuation(continuations: MockSubscriptionLink, edgeId = 'edge-5') {
+  await waitFor(() => expect(continuations.operation).toBeDefined());
   const successor = { __typename: 'Session' as const, id: 'session-5', title: 'Deploy the service' };
   const lineage = lineageShape(
     { currentContinuation: { ...successor, status: 'ACTIVE' as const } },
@@ -45,7 +47,7 @@ describe('when the session on screen is continued elsewhere', () => {
     const { continuations } = renderSessionPage([transcriptMock({ events: conversation })]);
     await screen.findByRole('heading', { name: 'Plan the migration' });
 
-    announceContinuation(continuations);
+    await announceContinuation(continuations);
 
     const landed = await screen.findByText('Opened session session-5');
     expect(JSON.parse(landed.getAttribute('data-state') ?? 'null')).toEqual({ followedContinuation: 'edge-5' });
@@ -57,7 +59,7 @@ describe('when the session on screen is continued elsewhere', () => {
     await screen.findByRole('heading', { name: 'Plan the migration' });
 
     scrollTranscriptToTop();
-    announceContinuation(continuations);
+    await announceContinuation(continuations);
 
     const notice = await screen.findByText(/This session was continued in “Deploy the service”/);
     expect(within(notice).getByRole('link', { name: 'Open' })).toHaveAttribute('href', '/sessions/session-5');
@@ -87,7 +89,7 @@ describe('when the session on screen is continued elsewhere', () => {
     );
     await screen.findByText('Highlighting events 1–2, a cited source.');
 
-    announceContinuation(continuations);
+    await announceContinuation(continuations);
 
     expect(await screen.findByText(/This session was continued in “Deploy the service”/)).toBeInTheDocument();
     expect(screen.queryByText(/Opened session/)).not.toBeInTheDocument();
@@ -98,7 +100,7 @@ describe('when the session on screen is continued elsewhere', () => {
     const { continuations } = renderSessionPage([transcriptMock({ events: conversation })]);
     await screen.findByRole('heading', { name: 'Plan the migration' });
 
-    announceContinuation(continuations);
+    await announceContinuation(continuations);
 
     expect(await screen.findByRole('link', { name: 'Open current continuation' })).toBeInTheDocument();
     expect(screen.queryByText(/Opened session/)).not.toBeInTheDocument();

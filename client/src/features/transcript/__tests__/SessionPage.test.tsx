@@ -1,6 +1,6 @@
 import type { MockLink } from '@apollo/client/testing';
 import { describe, expect, it } from '@jest/globals';
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   SESSION_ID,
   event,
@@ -61,6 +61,8 @@ describe('live updates', () => {
   it('merges events from the subscription without duplicates', async () => {
     const { transcriptFeed: live } = renderSessionPage([transcriptMock({ events: [event(1), event(2)] })]);
     await screen.findByRole('heading', { name: 'Plan the migration' });
+    // A result simulated before the page subscribed would be lost.
+    await waitFor(() => expect(live.operation).toBeDefined());
 
     act(() => live.simulateResult({ result: { data: { sessionEvents: event(2) } } }));
     act(() => live.simulateResult({ result: { data: { sessionEvents: event(3, 'Answer from the agent') } } }));
@@ -136,6 +138,7 @@ describe('the composer', () => {
     write('Ship it');
     fireEvent.keyDown(screen.getByLabelText('Message'), { key: 'Enter' });
     await findInTranscript('Ship it');
+    await waitFor(() => expect(live.operation).toBeDefined());
     act(() => live.simulateResult({ result: { data: { sessionEvents: event(2, 'Ship it') } } }));
     act(() => live.simulateResult({ result: { data: { sessionEvents: event(3, 'Shipping now') } } }));
 
