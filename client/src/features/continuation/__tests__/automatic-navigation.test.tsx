@@ -65,7 +65,10 @@ describe('when the session on screen is continued elsewhere', () => {
     expect(within(notice).getByRole('link', { name: 'Open' })).toHaveAttribute('href', '/sessions/session-5');
     expect(screen.queryByText(/Opened session/)).not.toBeInTheDocument();
     // The composer becomes the choice: nothing typed here can be appended silently any more.
-    expect(await screen.findByRole('link', { name: 'Open current continuation' })).toHaveAttribute('href', '/sessions/session-5');
+    // The head updates once the continued session is refetched: wait for it, not for the first render.
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: 'Open current continuation' })).toHaveAttribute('href', '/sessions/session-5'),
+    );
 
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText(/This session was continued in/)).not.toBeInTheDocument();
