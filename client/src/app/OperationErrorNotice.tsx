@@ -1,11 +1,19 @@
-import type { ErrorCode } from '../gql/graphql';
+import { graphql } from '../gql';
+import type { OperationErrorNoticeFieldsFragment } from '../gql/graphql';
 
-/** The parts of an OperationError a person needs; every mutation's union selects at least these. */
-export interface OperationError {
-  code: ErrorCode;
-  message: string;
-  details: { path: string[]; message: string }[];
-}
+/** The parts of an OperationError a person needs; every union that can refuse spreads this. */
+export const OperationErrorNoticeFields = graphql(`
+  fragment OperationErrorNoticeFields on OperationError {
+    code
+    message
+    details {
+      path
+      message
+    }
+  }
+`);
+
+export type OperationError = OperationErrorNoticeFieldsFragment;
 
 interface OperationErrorNoticeProps {
   lead: string;

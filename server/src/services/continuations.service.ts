@@ -45,7 +45,7 @@ import { RunEntity } from '../db/entities/run.entity';
 import { SessionEntity } from '../db/entities/session.entity';
 import { PlanRevisionEntity } from '../db/entities/plan-revision.entity';
 import { isUniqueViolation } from '../db/errors';
-import { latestPlan } from '../db/repositories/plan.repository';
+import { latestPlan, nextPlanRevision } from '../db/repositories/plan.repository';
 import { resolveMemorySource, resolveResourceSource } from './resources.service';
 import { ContinuationSnapshot, continuationSnapshot } from '../db/repositories/continuation.repository';
 import { chainEvents, lockSession } from '../db/repositories/transcript.repository';
@@ -389,9 +389,9 @@ export class ContinuationService {
     });
     const planRevisions =
       plan && transferred.plan === PlanTransfer.CARRY
-        ? [planRevision(successor, 1, false, plan.steps, now)]
+        ? [nextPlanRevision(successor, null, { closed: false, steps: plan.steps }, now)]
         : plan && transferred.plan === PlanTransfer.CLOSE
-          ? [planRevision(predecessor, plan.revision + 1, true, plan.steps, now)]
+          ? [nextPlanRevision(predecessor, plan, { closed: true, steps: plan.steps }, now)]
           : [];
 
     await new CombinedStatement(manager)
@@ -784,16 +784,6 @@ export class ContinuationService {
     }
     return streak;
   }
-}
-
-function planRevision(
-  session: SessionEntity,
-  revision: number,
-  closed: boolean,
-  steps: PlanRevisionEntity['steps'],
-  createdAt: Date,
-): PlanRevisionEntity {
-  return Object.assign(new PlanRevisionEntity(), { id: randomUUID(), accountId: session.accountId, sessionId: session.id, revision, closed, steps, createdAt });
 }
 
 /** A branch is named after what it branches from, so that the lineage tree tells them apart. */

@@ -37,12 +37,7 @@ export const ContinueSessionMutation = graphql(`
         }
       }
       ... on OperationError {
-        code
-        message
-        details {
-          path
-          message
-        }
+        ...OperationErrorNoticeFields
       }
     }
   }

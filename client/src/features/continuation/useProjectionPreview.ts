@@ -22,12 +22,7 @@ export const PreviewProjectionQuery = graphql(`
         }
       }
       ... on OperationError {
-        code
-        message
-        details {
-          path
-          message
-        }
+        ...OperationErrorNoticeFields
       }
     }
   }

@@ -22,12 +22,7 @@ export const PostMessageMutation = graphql(`
         }
       }
       ... on OperationError {
-        code
-        message
-        details {
-          path
-          message
-        }
+        ...OperationErrorNoticeFields
         currentContinuation {
           id
           title

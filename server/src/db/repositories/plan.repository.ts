@@ -23,22 +23,32 @@ export async function latestPlans(manager: EntityManager, sessionIds: readonly s
   return sessionIds.map((id) => bySession.get(id) ?? null);
 }
 
-/** Writes the next revision after `previous` (revision 1 when there is none). */
-export async function appendPlanRevision(
-  manager: EntityManager,
+/** The revision after `previous` (revision 1 when there is none), not yet written. */
+export function nextPlanRevision(
   session: { id: string; accountId: string },
   previous: PlanRevisionEntity | null,
   plan: { closed: boolean; steps: PlanStep[] },
-): Promise<PlanRevisionEntity> {
-  const revision = manager.create(PlanRevisionEntity, {
+  createdAt: Date,
+): PlanRevisionEntity {
+  return Object.assign(new PlanRevisionEntity(), {
     id: randomUUID(),
     accountId: session.accountId,
     sessionId: session.id,
     revision: (previous?.revision ?? 0) + 1,
     closed: plan.closed,
     steps: plan.steps,
-    createdAt: new Date(),
+    createdAt,
   });
+}
+
+/** Writes the next revision after `previous`. */
+export async function appendPlanRevision(
+  manager: EntityManager,
+  session: { id: string; accountId: string },
+  previous: PlanRevisionEntity | null,
+  plan: { closed: boolean; steps: PlanStep[] },
+): Promise<PlanRevisionEntity> {
+  const revision = nextPlanRevision(session, previous, plan, new Date());
   await manager.insert(PlanRevisionEntity, revision);
   return revision;
 }
