@@ -11,6 +11,14 @@ import { PlanService } from './services/plans.service';
 import { ResourceService } from './services/resources.service';
 import { SessionService } from './services/sessions.service';
 import { TranscriptService } from './services/transcript.service';
+import { RunService } from './services/runs.service';
+import { ChangeNotifier } from './services/notifications';
+import { ModelProvider } from './domain/agent';
+import { BuiltinAgent } from './domain/builtin-agent';
+import { OpenAIProvider } from './runtime/providers/openai-provider';
+import { RecallTools } from './runtime/tools';
+import { TurnRunner } from './runtime/turn';
+import { AgentWorker } from './runtime/worker';
 
 export interface RunningApp {
   /** Base URL, e.g. http://127.0.0.1:4000 */
@@ -20,6 +28,8 @@ export interface RunningApp {
   http: RunningHttpServer;
   /** Listener counts of the in-process pub/sub: lets a client know a subscription is in place. */
   subscriptions: CountingEventTarget;
+  /** Executes this process's share of the agent's runs; null when no agent is configured. */
+  worker: AgentWorker | null;
   /** Graceful stop: no new connections, in-flight requests finish, then sockets and the database close. */
   close(): Promise<void>;
 }
@@ -34,26 +44,50 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     const { dataSource } = database;
     const subscriptions = new CountingEventTarget();
     const pubSub = createAppPubSub(subscriptions);
-    const notifier = pubSubNotifier(pubSub);
+    const published = pubSubNotifier(pubSub);
+    let worker: AgentWorker | null = null;
+    // Runs queued here are picked up at once by this process's worker; other processes poll.
+    const notifier: ChangeNotifier = {
+      ...published,
+      runsChanged(runs) {
+        published.runsChanged(runs);
+        worker?.wake();
+      },
+    };
+    const agent = config.agent;
     const continuations = new ContinuationService(dataSource, notifier, config.continuationPolicy);
     const services: Services = {
       accounts: new AccountService(dataSource),
       sessions: new SessionService(dataSource),
-      transcript: new TranscriptService(dataSource, notifier, continuations),
+      transcript: new TranscriptService(dataSource, notifier, continuations, agent.provider !== 'none'),
       continuations,
       lineage: new LineageService(dataSource),
       plans: new PlanService(dataSource),
       resources: new ResourceService(dataSource),
+      runs: new RunService(dataSource, notifier, agent),
     };
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
-    const http = await startHttpServer({ ...config, schema: await buildAppSchema(pubSub), services, pubSub });
+    const schema = await buildAppSchema(pubSub);
+    const provider = modelProvider(config);
+    if (provider) {
+      const runner = new TurnRunner(dataSource, notifier, continuations, new RecallTools(services), provider, schema, {
+        windowTokens: agent.windowTokens,
+        threshold: agent.continuationThreshold,
+        maxSteps: agent.maxSteps,
+      });
+      worker = new AgentWorker(dataSource, notifier, runner, agent);
+    }
+    const http = await startHttpServer({ ...config, schema, services, pubSub });
+    worker?.start();
     return {
       url: http.url,
       bootstrapKey,
       database,
       http,
       subscriptions,
+      worker,
       async close() {
+        await worker?.stop();
         await http.close();
         await database.close();
       },
@@ -61,5 +95,16 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   } catch (error) {
     await database.close();
     throw error;
+  }
+}
+
+function modelProvider(config: AppConfig): ModelProvider | null {
+  switch (config.agent.provider) {
+    case 'builtin':
+      return new BuiltinAgent();
+    case 'openai':
+      return new OpenAIProvider(config.agent.openai);
+    default:
+      return null;
   }
 }

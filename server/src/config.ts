@@ -15,6 +15,68 @@ export interface AppConfig {
   clientDist: string;
   poolSize: number;
   continuationPolicy: ContinuationPolicy;
+  agent: AgentConfig;
+}
+
+/** Which model answers, and how this process runs the agent's work. */
+export interface AgentConfig {
+  /** `builtin`: the deterministic reference agent; `openai`: an OpenAI-compatible server; `none`: no agent (messages start no runs). */
+  provider: 'builtin' | 'openai' | 'none';
+  openai: { baseURL?: string; apiKey: string; model: string; timeoutMs: number };
+  /** The model's context window, in tokens of the server's tokenizer. */
+  windowTokens: number;
+  /** Share of the window from which a continuation is advised (CONTEXT_PRESSURE). */
+  continuationThreshold: number;
+  /** Model calls per turn before the run fails for not answering. */
+  maxSteps: number;
+  /** Runs this process executes at once; 0 for a process that serves the API only. */
+  concurrency: number;
+  leaseMs: number;
+  pollMs: number;
+}
+
+export const DEFAULT_AGENT_CONFIG: AgentConfig = {
+  provider: 'builtin',
+  openai: { apiKey: '', model: 'gpt-4o-mini', timeoutMs: 120_000 },
+  windowTokens: 32_768,
+  continuationThreshold: 0.8,
+  maxSteps: 8,
+  concurrency: 2,
+  leaseMs: 30_000,
+  pollMs: 1_000,
+};
+
+function share(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > 1) throw new ConfigError(`${name} must be a number above 0 and at most 1 (got "${raw}").`);
+  return value;
+}
+
+function agentConfig(env: NodeJS.ProcessEnv): AgentConfig {
+  const provider = env.MODEL_PROVIDER || DEFAULT_AGENT_CONFIG.provider;
+  if (provider !== 'builtin' && provider !== 'openai' && provider !== 'none') {
+    throw new ConfigError(`MODEL_PROVIDER must be builtin, openai or none (got "${provider}").`);
+  }
+  if (provider === 'openai' && !env.MODEL) throw new ConfigError('MODEL must name the model when MODEL_PROVIDER is openai.');
+  const defaults = DEFAULT_AGENT_CONFIG;
+  return {
+    provider,
+    openai: {
+      baseURL: env.OPENAI_BASE_URL || undefined,
+      // Local servers (vLLM, Ollama, llama.cpp) accept any key; the client library insists on one.
+      apiKey: env.OPENAI_API_KEY || 'unused',
+      model: env.MODEL || defaults.openai.model,
+      timeoutMs: integer(env, 'MODEL_TIMEOUT_MS', defaults.openai.timeoutMs, 1_000, 3_600_000),
+    },
+    windowTokens: integer(env, 'MODEL_CONTEXT_WINDOW', defaults.windowTokens, 256, 10_000_000),
+    continuationThreshold: share(env, 'CONTINUATION_THRESHOLD', defaults.continuationThreshold),
+    maxSteps: integer(env, 'AGENT_MAX_STEPS', defaults.maxSteps, 1, 100),
+    concurrency: integer(env, 'AGENT_CONCURRENCY', defaults.concurrency, 0, 100),
+    leaseMs: integer(env, 'RUN_LEASE_MS', defaults.leaseMs, 100, 3_600_000),
+    pollMs: integer(env, 'RUN_POLL_MS', defaults.pollMs, 10, 60_000),
+  };
 }
 
 /** Raised for a setting that cannot be used; the message names the variable. */
@@ -51,5 +113,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ),
       defaultTokenBudget: integer(env, 'DEFAULT_TOKEN_BUDGET', DEFAULT_CONTINUATION_POLICY.defaultTokenBudget, 64, 1_000_000),
     },
+    agent: agentConfig(env),
   };
 }

@@ -50,10 +50,16 @@ describe('continueSession is atomic', () => {
     const predecessor = await createSession(client, 'fragile');
     await postMessage(client, predecessor, 'continue me, if you can');
     const delegatedRun = randomUUID();
+    const child = randomUUID();
     await sql(
-      `INSERT INTO runs (id, account_id, session_id, kind, status, created_at, updated_at)
-       VALUES ($1, $2, $3, 'DELEGATED', 'RUNNING', now(), now())`,
-      [delegatedRun, accountId, predecessor],
+      `INSERT INTO sessions (id, account_id, kind, status, title, created_at, origin_id, parent_id)
+       VALUES ($1, $2, 'CHILD', 'ACTIVE', 'delegated work', now(), $1, $3)`,
+      [child, accountId, predecessor],
+    );
+    await sql(
+      `INSERT INTO runs (id, account_id, session_id, kind, status, child_session_id, tool_call_id, created_at, updated_at)
+       VALUES ($1, $2, $3, 'DELEGATED', 'RUNNING', $4, 'call-delegate', now(), now())`,
+      [delegatedRun, accountId, predecessor, child],
     );
     await client.data('mutation ($s: ID!) { updatePlan(input: { sessionId: $s, steps: [{ title: "hold", status: PENDING }] }) { revision } }', {
       s: predecessor,

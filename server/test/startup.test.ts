@@ -1,16 +1,14 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { startApp } from '../src/app';
-import { AppConfig } from '../src/config';
+import { AppConfig, DEFAULT_AGENT_CONFIG } from '../src/config';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
 import { DEFAULT_CONTINUATION_POLICY } from '../src/services/continuations.service';
 import { collect, GraphQLTestClient } from './helpers/graphql-client';
 import { testServerDatabase } from './setup/test-database';
-
-const serverDir = path.resolve(__dirname, '..');
+import { exitOf, startServerProcess, waitForOutput } from './helpers/server-process';
 
 function embeddedConfig(dataDir: string): AppConfig {
   return {
@@ -21,36 +19,8 @@ function embeddedConfig(dataDir: string): AppConfig {
     clientDist: path.join(tmpdir(), 'no-client-build'),
     poolSize: 2,
     continuationPolicy: DEFAULT_CONTINUATION_POLICY,
+    agent: DEFAULT_AGENT_CONFIG,
   };
-}
-
-/** Runs the server entry point as `npm start` would, from source. */
-function startServerProcess(env: Record<string, string>): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/index.ts'], {
-    cwd: serverDir,
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  return Object.assign(child, { output: () => output });
-}
-
-function exitOf(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
-
-async function waitForOutput(child: ReturnType<typeof startServerProcess>, pattern: RegExp, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const match = pattern.exec(child.output());
-    if (match) return match;
-    if (child.exitCode !== null || Date.now() > deadline) {
-      throw new Error(`Server did not print ${pattern}; it printed:\n${child.output()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('start-up', () => {

@@ -14,3 +14,14 @@ export function entityFromRow<T extends ObjectLiteral>(manager: EntityManager, t
   }
   return entity;
 }
+
+/**
+ * The rows an UPDATE or DELETE ... RETURNING gave back: TypeORM's `query` answers those with
+ * `[rows, affectedCount]` rather than the rows alone.
+ */
+export function returnedRows(result: unknown): Record<string, unknown>[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
+    return result[0] as Record<string, unknown>[];
+  }
+  return result as Record<string, unknown>[];
+}

@@ -11,6 +11,8 @@ import type { PlanService } from '../services/plans.service';
 import type { ResourceService } from '../services/resources.service';
 import type { SessionService } from '../services/sessions.service';
 import type { TranscriptService } from '../services/transcript.service';
+import type { RunService } from '../services/runs.service';
+import type { ContextUsage } from '../domain/agent';
 import type { Viewer } from '../services/viewer';
 import type { AppPubSub } from './pubsub';
 
@@ -22,6 +24,7 @@ export interface Services {
   lineage: LineageService;
   plans: PlanService;
   resources: ResourceService;
+  runs: RunService;
 }
 
 /** Per-operation loaders: batching and caching live only as long as one operation (or one subscription event). */
@@ -35,6 +38,8 @@ export interface Loaders {
   manifestByEdgeId: DataLoader<string, ProjectionManifestEntity | null>;
   planBySessionId: DataLoader<string, PlanRevisionEntity | null>;
   recallCountsByManifestId: DataLoader<string, Map<number, number>>;
+  childrenByParentId: DataLoader<string, SessionEntity[]>;
+  contextUsageBySessionId: DataLoader<string, ContextUsage | null>;
 }
 
 export interface Context {
@@ -56,6 +61,8 @@ export function createLoaders(viewer: Viewer, services: Services): Loaders {
     manifestByEdgeId: new DataLoader((ids) => services.lineage.manifestsByEdgeIds(accountId, ids)),
     planBySessionId: new DataLoader((ids) => services.plans.plansBySessionIds(ids)),
     recallCountsByManifestId: new DataLoader((ids) => services.lineage.recallCounts(ids)),
+    childrenByParentId: new DataLoader((ids) => services.sessions.childrenOf(accountId, ids)),
+    contextUsageBySessionId: new DataLoader((ids) => services.runs.contextUsage(accountId, ids)),
   };
 }
 

@@ -1,6 +1,7 @@
 import { createPubSub, PubSubEventTarget } from '@graphql-yoga/subscription';
 import type { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
 import type { EventEntity } from '../db/entities/event.entity';
+import type { RunEntity } from '../db/entities/run.entity';
 import type { ChangeNotifier } from '../services/notifications';
 
 /** A continuation as published: ids only, resolved again by each subscriber under its own account. */
@@ -20,10 +21,15 @@ export type Topics = {
   SESSION_CONTINUED: [predecessorId: string, continuation: PublishedContinuation];
   /** Keyed by the account's id. */
   ACCOUNT_CONTINUED: [accountId: string, continuation: PublishedContinuation];
+  /** Keyed by the session the run reports to. */
+  RUN_UPDATED: [sessionId: string, run: PublishedRun];
 };
 
 /** An event as published: `createdAt` may arrive as an ISO string after crossing a process. */
 export type PublishedEvent = Omit<EventEntity, 'createdAt'> & { createdAt: Date | string };
+
+/** A run as published; its dates may arrive as ISO strings after crossing a process. */
+export type PublishedRun = Omit<RunEntity, 'createdAt' | 'updatedAt'> & { createdAt: Date | string; updatedAt: Date | string };
 
 /** An in-process event target that also tells how many listeners each topic has. */
 export class CountingEventTarget extends EventTarget {
@@ -63,10 +69,18 @@ export function pubSubNotifier(pubSub: AppPubSub): ChangeNotifier {
       pubSub.publish('SESSION_CONTINUED', edge.predecessorId, continuation);
       pubSub.publish('ACCOUNT_CONTINUED', edge.accountId, continuation);
     },
+    runsChanged(runs) {
+      for (const run of runs) pubSub.publish('RUN_UPDATED', run.sessionId, run);
+    },
   };
 }
 
 /** An event record back from the pub/sub, with its dates as Date objects again. */
 export function revivePublishedEvent(event: PublishedEvent): EventEntity {
   return { ...event, createdAt: new Date(event.createdAt) } as EventEntity;
+}
+
+/** A run record back from the pub/sub, with its dates as Date objects again. */
+export function revivePublishedRun(run: PublishedRun): RunEntity {
+  return { ...run, createdAt: new Date(run.createdAt), updatedAt: new Date(run.updatedAt) } as RunEntity;
 }

@@ -35,7 +35,7 @@ import {
   contentItem,
   manifestHash,
 } from '../domain/projection';
-import { RunKind, RunStatus } from '../domain/runs';
+import { RunKind } from '../domain/runs';
 import { SessionKind, SessionStatus, TITLE_MAX_CHARS } from '../domain/sessions';
 import { EventKind, GENESIS_HASH } from '../domain/transcript';
 import { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
@@ -46,6 +46,7 @@ import { SessionEntity } from '../db/entities/session.entity';
 import { PlanRevisionEntity } from '../db/entities/plan-revision.entity';
 import { isUniqueViolation } from '../db/errors';
 import { latestPlan, nextPlanRevision } from '../db/repositories/plan.repository';
+import { queuedRun } from '../db/repositories/run.repository';
 import { resolveMemorySource, resolveResourceSource } from './resources.service';
 import { ContinuationSnapshot, continuationSnapshot } from '../db/repositories/continuation.repository';
 import { chainEvents, lockSession } from '../db/repositories/transcript.repository';
@@ -107,6 +108,8 @@ interface Prepared {
 }
 
 interface Created extends ContinuationResult {
+  /** Pending delegated runs that now report to the successor. */
+  movedRuns: RunEntity[];
   predecessorEvents: EventEntity[];
   successorEvents: EventEntity[];
 }
@@ -253,6 +256,7 @@ export class ContinuationService {
     if ('ok' in created) return created;
     this.notifier.eventsAppended([...created.predecessorEvents, ...created.successorEvents]);
     this.notifier.sessionContinued(created.edge);
+    this.notifier.runsChanged([created.run, ...created.movedRuns]);
     return succeed({ edge: created.edge, successor: created.successor, run: created.run, replayed: false });
   }
 
@@ -375,18 +379,11 @@ export class ContinuationService {
       },
     ]);
     const predecessorEvents = carded.events;
-    const run = manager.create(RunEntity, {
-      id: randomUUID(),
-      accountId: viewer.accountId,
-      sessionId: successor.id,
-      kind: RunKind.TURN,
-      status: RunStatus.QUEUED,
-      childSessionId: null,
-      toolCallId: null,
-      error: null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const run = queuedRun(
+      manager,
+      { accountId: viewer.accountId, sessionId: successor.id, kind: RunKind.TURN, triggerEventId: successorEvents[1].id },
+      now,
+    );
     const planRevisions =
       plan && transferred.plan === PlanTransfer.CARRY
         ? [nextPlanRevision(successor, null, { closed: false, steps: plan.steps }, now)]
@@ -411,7 +408,10 @@ export class ContinuationService {
       ])
       .execute();
     Object.assign(predecessor, carded.totals, { status: SessionStatus.CONTINUED });
-    return { edge, successor, run, replayed: false, predecessorEvents, successorEvents };
+    const movedRuns = snapshot.activeRuns
+      .filter((pending) => transferred.pendingRunIds.includes(pending.id))
+      .map((pending) => Object.assign(pending, { sessionId: successor.id, updatedAt: now }));
+    return { edge, successor, run, movedRuns, replayed: false, predecessorEvents, successorEvents };
   }
 
   /**

@@ -1,5 +1,6 @@
 import { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
 import { EventEntity } from '../db/entities/event.entity';
+import { RunEntity } from '../db/entities/run.entity';
 
 /**
  * Where services announce committed changes. Called only after the transaction commits;
@@ -8,4 +9,6 @@ import { EventEntity } from '../db/entities/event.entity';
 export interface ChangeNotifier {
   eventsAppended(events: EventEntity[]): void;
   sessionContinued(edge: ContinuationEdgeEntity): void;
+  /** Runs created, claimed, settled, retried or moved to another session. */
+  runsChanged(runs: RunEntity[]): void;
 }

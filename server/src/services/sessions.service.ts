@@ -3,9 +3,10 @@ import { DataSource, In } from 'typeorm';
 import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { isId } from '../domain/ids';
 import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, validatePageSize } from '../domain/pagination';
-import { SessionKind, SessionStatus, validateSessionText } from '../domain/sessions';
+import { SessionKind, SessionStatus, TITLE_MAX_CHARS, validateSessionText } from '../domain/sessions';
 import { SessionEntity } from '../db/entities/session.entity';
-import { alignOne } from './batch';
+import { alignMany, alignOne } from './batch';
+import { EventEntity } from '../db/entities/event.entity';
 import { Viewer } from './viewer';
 
 export interface SessionListArgs {
@@ -55,6 +56,44 @@ export class SessionService {
     });
     await this.dataSource.manager.insert(SessionEntity, session);
     return succeed(session);
+  }
+
+  /**
+   * A FORK: an alternative path from an earlier event of any of the viewer's sessions. Its history
+   * up to that event is referenced, not copied; its own transcript starts empty. Fails with
+   * NOT_FOUND for an event outside the account, INVALID_INPUT for a bad title.
+   */
+  async forkSession(viewer: Viewer, input: { eventId: string; title?: string | null }): Promise<Outcome<SessionEntity>> {
+    const manager = this.dataSource.manager;
+    const event = isId(input.eventId) ? await manager.findOneBy(EventEntity, { id: input.eventId, accountId: viewer.accountId }) : null;
+    if (!event) return fail(ErrorCode.NOT_FOUND, 'No such event.', [{ path: ['input', 'eventId'], message: 'No such event in this account.' }]);
+    const source = await manager.findOneByOrFail(SessionEntity, { id: event.sessionId });
+    const title = input.title ?? forkTitle(source.title, event.seq);
+    const details = validateSessionText({ title }, ['input']);
+    if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
+    const id = randomUUID();
+    const fork = manager.create(SessionEntity, {
+      id,
+      originId: id,
+      accountId: viewer.accountId,
+      kind: SessionKind.FORK,
+      status: SessionStatus.ACTIVE,
+      title: title.trim(),
+      description: null,
+      createdAt: new Date(),
+      forkedFromEventId: event.id,
+    });
+    await manager.insert(SessionEntity, fork);
+    return succeed(fork);
+  }
+
+  /** Child sessions (delegated work) of each parent, oldest first, aligned with `parentIds`: a DataLoader batch function. */
+  async childrenOf(accountId: string, parentIds: readonly string[]): Promise<SessionEntity[][]> {
+    const valid = parentIds.filter(isId);
+    const rows = valid.length
+      ? await this.dataSource.manager.find(SessionEntity, { where: { accountId, parentId: In(valid) }, order: { createdAt: 'ASC', id: 'ASC' } })
+      : [];
+    return alignMany(parentIds, rows, (session) => session.parentId!);
   }
 
   /** The viewer's session, or null when it does not exist in the viewer's account. */
@@ -110,4 +149,9 @@ export class SessionService {
       totalCount,
     });
   }
+}
+
+function forkTitle(title: string, seq: number): string {
+  const suffix = ` (fork at #${seq})`;
+  return title.length + suffix.length > TITLE_MAX_CHARS ? `${title.slice(0, TITLE_MAX_CHARS - suffix.length - 1)}…${suffix}` : title + suffix;
 }

@@ -10,6 +10,8 @@ import { SessionEntity } from '../db/entities/session.entity';
 import { RunEntity } from '../db/entities/run.entity';
 import { currentContinuation } from '../db/repositories/lineage.repository';
 import { appendEvents, lockSession } from '../db/repositories/transcript.repository';
+import { queuedRun } from '../db/repositories/run.repository';
+import { RunKind } from '../domain/runs';
 import { ChangeNotifier } from './notifications';
 import { alignOne } from './batch';
 import { Viewer } from './viewer';
@@ -51,6 +53,8 @@ export class TranscriptService {
     private readonly dataSource: DataSource,
     private readonly notifier: ChangeNotifier,
     private readonly branches: BranchStarter,
+    /** Whether an agent answers: each new user message then queues a turn run. */
+    private readonly startsTurns: boolean,
   ) {}
 
   /**
@@ -72,7 +76,10 @@ export class TranscriptService {
           sessionId: session.id,
           clientMessageId: input.clientMessageId,
         });
-        if (earlier) return succeed({ event: earlier, session, run: null, replayed: true });
+        if (earlier) {
+          const run = await manager.findOneBy(RunEntity, { triggerEventId: earlier.id, kind: RunKind.TURN });
+          return succeed({ event: earlier, session, run, replayed: true });
+        }
       }
       // A continued session is read-only; branching happens outside this transaction.
       if (session.status === SessionStatus.CONTINUED) return session;
@@ -84,11 +91,18 @@ export class TranscriptService {
       const [event] = await appendEvents(manager, session, [
         { kind: EventKind.USER_MESSAGE, text: input.text, clientMessageId: input.clientMessageId },
       ]);
-      return succeed({ event, session, run: null, replayed: false });
+      const run = this.startsTurns
+        ? queuedRun(manager, { accountId: session.accountId, sessionId: session.id, kind: RunKind.TURN, triggerEventId: event.id }, new Date())
+        : null;
+      if (run) await manager.insert(RunEntity, run);
+      return succeed({ event, session, run, replayed: false });
     });
     if (outcome instanceof SessionEntity) return this.writeToContinued(viewer, outcome, input);
     if (!outcome.ok) return outcome;
-    if (!outcome.value.replayed) this.notifier.eventsAppended([outcome.value.event]);
+    if (!outcome.value.replayed) {
+      this.notifier.eventsAppended([outcome.value.event]);
+      if (outcome.value.run) this.notifier.runsChanged([outcome.value.run]);
+    }
     const { event, session, run } = outcome.value;
     return succeed({ event, session, run });
   }

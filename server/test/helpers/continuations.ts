@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GraphQLTestClient } from './graphql-client';
 import { TestServer } from './test-server';
+import type { Topics } from '../../src/graphql/pubsub';
 
 export const CONTINUE = `mutation ($input: ContinueSessionInput!) { continueSession(input: $input) {
   __typename
@@ -60,7 +61,7 @@ export async function settleRuns(server: TestServer, sessionId: string): Promise
 }
 
 /** Waits until the server has a listener on a pub/sub topic, so that a subscription started by a client is in place. */
-export async function subscribed(server: TestServer, topic: 'SESSION_CONTINUED' | 'SESSION_EVENT' | 'ACCOUNT_CONTINUED', id: string) {
+export async function subscribed(server: TestServer, topic: keyof Topics, id: string) {
   const deadline = Date.now() + 5000;
   while (server.app.subscriptions.listenerCount(topic, id) === 0) {
     if (Date.now() > deadline) throw new Error(`No subscriber on ${topic}:${id}`);

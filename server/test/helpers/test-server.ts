@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RunningApp, startApp } from '../../src/app';
-import { AppConfig } from '../../src/config';
+import { AppConfig, DEFAULT_AGENT_CONFIG } from '../../src/config';
 import { DEFAULT_CONTINUATION_POLICY } from '../../src/services/continuations.service';
-import { testServerDatabase } from '../setup/test-database';
+import { isolatedServerDatabase, testServerDatabase } from '../setup/test-database';
 import { GraphQLTestClient } from './graphql-client';
 
 export interface TestServer {
@@ -19,15 +19,19 @@ export interface TestServer {
 
 /** The real server on a free port: on the run's PostgreSQL database, or on its own embedded copy. */
 export async function startTestServer(overrides: Partial<AppConfig> = {}): Promise<TestServer> {
+  const runsAgent = overrides.agent !== undefined && overrides.agent.provider !== 'none';
+  const { drop, ...database } = runsAgent ? await isolatedServerDatabase() : { ...(await testServerDatabase()), drop: async () => undefined };
   const config: AppConfig = {
     host: '127.0.0.1',
     port: 0,
-    ...(await testServerDatabase()),
+    ...database,
     bootstrapApiKey: `sck_test_${randomBytes(16).toString('hex')}`,
     development: false,
     clientDist: path.join(tmpdir(), 'no-client-build'),
     poolSize: 5,
     continuationPolicy: DEFAULT_CONTINUATION_POLICY,
+    // No agent unless a test asks for one: most suites check the API itself, message by message.
+    agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none' },
     ...overrides,
   };
   const app = await startApp(config);
@@ -43,6 +47,9 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
       );
       return new GraphQLTestClient(app.url, data.createAccount.apiKey);
     },
-    close: () => app.close(),
+    async close() {
+      await app.close();
+      await drop();
+    },
   };
 }

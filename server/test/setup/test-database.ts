@@ -60,3 +60,31 @@ export async function testServerDatabase(): Promise<{ databaseUrl?: string; data
   await cp(templateDir, dataDir, { recursive: true });
   return { dataDir };
 }
+
+/**
+ * A database of its own for one test server, for servers that run an agent: their workers claim
+ * any queued run in the database, so they must not share one with other suites. On PostgreSQL an
+ * empty database that the server migrates on start; embedded copies are separate anyway.
+ */
+export async function isolatedServerDatabase(): Promise<{ databaseUrl?: string; dataDir: string; drop(): Promise<void> }> {
+  const shared = process.env.TEST_DATABASE_URL;
+  if (!shared) return { ...(await testServerDatabase()), drop: async () => undefined };
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-test-data-'));
+  const name = `sc_agent_${Date.now()}_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
+  const url = new URL(shared);
+  const admin = new Client({ connectionString: shared });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  url.pathname = `/${name}`;
+  return {
+    databaseUrl: url.toString(),
+    dataDir,
+    async drop() {
+      const client = new Client({ connectionString: shared });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}

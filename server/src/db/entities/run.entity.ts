@@ -29,6 +29,27 @@ export class RunEntity {
   @Column({ type: 'text', nullable: true })
   error: string | null;
 
+  /** The user message a turn answers; for delegated work, null (the task is the child's first message). */
+  @Column({ name: 'trigger_event_id', type: 'uuid', nullable: true })
+  triggerEventId: string | null;
+
+  /** How many times a worker has claimed the run; a lease is valid only for its own attempt. */
+  @Column({ type: 'integer', default: 0 })
+  attempt: number;
+
+  /** The worker holding the run while it is RUNNING, until `leaseExpiresAt`. */
+  @Column({ name: 'lease_owner', type: 'text', nullable: true })
+  leaseOwner: string | null;
+
+  @Column({ name: 'lease_expires_at', type: 'timestamptz', nullable: true })
+  leaseExpiresAt: Date | null;
+
+  @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
+  startedAt: Date | null;
+
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
+  finishedAt: Date | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -43,6 +43,14 @@ export class SessionEntity {
   @Column({ name: 'continuation_streak', type: 'integer', default: 0 })
   continuationStreak: number;
 
+  /** For a CHILD session: the session that delegated work to it. */
+  @Column({ name: 'parent_id', type: 'uuid', nullable: true })
+  parentId: string | null;
+
+  /** For a FORK: the event its history runs up to, by reference. */
+  @Column({ name: 'forked_from_event_id', type: 'uuid', nullable: true })
+  forkedFromEventId: string | null;
+
   /** Hash of the newest event: the next event chains from it. */
   @Column({ name: 'last_event_hash', type: 'text', default: '' })
   lastEventHash: string;

@@ -11,7 +11,10 @@ export interface ContinuationSnapshot {
   latestUserMessage: EventEntity | null;
   /** Queued or running runs reporting to the predecessor, oldest first. */
   activeRuns: RunEntity[];
-  /** A tool call of the predecessor that has no result yet. */
+  /**
+   * A tool call of the predecessor that has no result yet. Calls that started delegated runs are
+   * not counted: their runs are pending (and must be transferred) or have reported elsewhere.
+   */
   unresolvedToolCallId: string | null;
   /** The cited events that exist in the account. */
   citedEvents: EventEntity[];
@@ -37,6 +40,9 @@ export async function continuationSnapshot(
           AND NOT EXISTS (SELECT 1 FROM events result
                           WHERE result.session_id = call.session_id AND result.kind = 'TOOL_RESULT'
                             AND result.tool_call_id = call.tool_call_id)
+          AND NOT EXISTS (SELECT 1 FROM runs delegated
+                          WHERE delegated.account_id = $1 AND delegated.tool_call_id = call.tool_call_id
+                            AND delegated.kind = 'DELEGATED')
         LIMIT 1) AS unresolved_tool_call_id,
        (SELECT coalesce(json_agg(cited), '[]'::json) FROM events cited
         WHERE cited.account_id = $1 AND cited.id = ANY($4::uuid[])) AS cited_events,

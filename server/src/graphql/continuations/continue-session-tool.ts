@@ -1,4 +1,5 @@
 import {
+  coerceInputValue,
   GraphQLInputObjectType,
   GraphQLInputType,
   GraphQLSchema,
@@ -8,7 +9,7 @@ import {
   isNonNullType,
   isScalarType,
 } from 'graphql';
-import { SOURCE_FIELDS, SourceKind } from '../../domain/continuations';
+import { ContinueSessionRequest, SOURCE_FIELDS, SourceKind } from '../../domain/continuations';
 
 type JsonSchema = { [key: string]: unknown };
 
@@ -99,4 +100,40 @@ export function continueSessionTool(schema: GraphQLSchema): JsonSchema {
       parameters: objectSchema(input, RUNTIME_FIELDS),
     },
   };
+}
+
+/** Upper-cases the enum values of a tool call's arguments, which the tool writes in lower case. */
+function apiEnums(value: unknown, type: GraphQLInputType): unknown {
+  const named = isNonNullType(type) ? type.ofType : type;
+  if (value == null) return value;
+  if (isListType(named)) return Array.isArray(value) ? value.map((item) => apiEnums(item, named.ofType)) : value;
+  if (isEnumType(named)) return typeof value === 'string' ? value.toUpperCase() : value;
+  if (isInputObjectType(named) && typeof value === 'object' && !Array.isArray(value)) {
+    const fields = named.getFields();
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([key, field]) => [key, fields[key] ? apiEnums(field, fields[key].type) : field]),
+    );
+  }
+  return value;
+}
+
+/**
+ * A `continue_session` call's arguments as a ContinueSessionInput, checked against the API's own
+ * input type exactly as the mutation's variables are; the runtime's fields are added here. Returns
+ * the problems, in words a model can act on, when the arguments do not fit.
+ */
+export function continueSessionToolRequest(
+  schema: GraphQLSchema,
+  args: unknown,
+  runtimeFields: { sessionId: string; idempotencyKey: string; initiatingEventId: string | null },
+): { ok: true; request: ContinueSessionRequest } | { ok: false; problems: string[] } {
+  const input = schema.getType('ContinueSessionInput');
+  if (!isInputObjectType(input)) throw new Error('The schema has no ContinueSessionInput');
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return { ok: false, problems: ['The arguments must be a JSON object.'] };
+  const modelFields = Object.fromEntries(Object.entries(args).filter(([key]) => !RUNTIME_FIELDS.has(key)));
+  const problems: string[] = [];
+  const request = coerceInputValue(apiEnums({ ...modelFields, ...runtimeFields }, input), input, (path, _value, error) => {
+    problems.push(path.length ? `${path.join('.')}: ${error.message}` : error.message);
+  }) as ContinueSessionRequest;
+  return problems.length ? { ok: false, problems } : { ok: true, request };
 }

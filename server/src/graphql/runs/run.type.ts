@@ -1,4 +1,4 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { RunKind, RunStatus } from '../../domain/runs';
 
 @ObjectType({ description: 'One unit of agent work: a turn answering a user message, or delegated work.' })
@@ -17,6 +17,15 @@ export class Run {
 
   @Field(() => String, { nullable: true, description: 'Why a FAILED run failed, in words a person can act on.' })
   error: string | null;
+
+  @Field(() => Int, { description: 'How many times a worker has started the run (a retry or a takeover after a lost worker adds one).' })
+  attempt: number;
+
+  @Field(() => Date, { nullable: true, description: 'When a worker first started the run.' })
+  startedAt: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'When the run last settled.' })
+  finishedAt: Date | null;
 
   @Field()
   createdAt: Date;

@@ -1,4 +1,4 @@
-import { Field, InputType } from 'type-graphql';
+import { Field, ID, InputType } from 'type-graphql';
 
 @InputType({ description: 'A new ROOT session.' })
 export class CreateSessionInput {
@@ -7,4 +7,13 @@ export class CreateSessionInput {
 
   @Field(() => String, { nullable: true, description: 'At most 2,000 characters.' })
   description?: string | null;
+}
+
+@InputType({ description: 'An alternative path from an earlier point of a session.' })
+export class ForkSessionInput {
+  @Field(() => ID, { description: 'The last event the fork inherits; its history up to here is referenced, not copied.' })
+  eventId: string;
+
+  @Field(() => String, { nullable: true, description: 'Defaults to the source title with the fork point.' })
+  title?: string | null;
 }

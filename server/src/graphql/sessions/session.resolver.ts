@@ -13,8 +13,11 @@ import { ContinuationEdge, LineageNode, ResourceRef } from '../continuations/con
 import { Plan } from '../plans/plan.type';
 import { Run } from '../runs/run.type';
 import { EventConnection } from '../transcript/event.type';
-import { CreateSessionInput } from './session.input';
-import { Session, SessionConnection } from './session.type';
+import { CreateSessionInput, ForkSessionInput } from './session.input';
+import { ContextUsage, Session, SessionConnection } from './session.type';
+import { Event } from '../transcript/event.type';
+import type { EventEntity } from '../../db/entities/event.entity';
+import { continuationAdvised } from '../../domain/agent';
 
 @Resolver(() => Session)
 export class SessionResolver {
@@ -53,6 +56,43 @@ export class SessionResolver {
   @Mutation(() => Session, { description: 'A new, empty ROOT session.' })
   async createSession(@Arg('input') input: CreateSessionInput, @Ctx() ctx: Context): Promise<SessionEntity> {
     return valueOrThrow(await ctx.services.sessions.createSession(ctx.viewer, input));
+  }
+
+  @Mutation(() => Session, {
+    description: 'A FORK: an alternative path from an earlier event. Its history up to that event is referenced, not copied.',
+  })
+  async forkSession(@Arg('input') input: ForkSessionInput, @Ctx() ctx: Context): Promise<SessionEntity> {
+    return valueOrThrow(await ctx.services.sessions.forkSession(ctx.viewer, input));
+  }
+
+  @FieldResolver(() => Session, { nullable: true, description: 'For a CHILD session: the session that delegated work to it.' })
+  parent(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<SessionEntity | null> | null {
+    return session.parentId ? ctx.loaders.sessionById.load(session.parentId) : null;
+  }
+
+  @FieldResolver(() => [Session], { description: 'CHILD sessions doing delegated work for this one, oldest first.' })
+  children(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<SessionEntity[]> {
+    return ctx.loaders.childrenByParentId.load(session.id);
+  }
+
+  @FieldResolver(() => Event, { nullable: true, description: 'For a FORK: the last event it inherits.' })
+  forkedFrom(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<EventEntity | null> | null {
+    return session.forkedFromEventId ? ctx.loaders.eventById.load(session.forkedFromEventId) : null;
+  }
+
+  @FieldResolver(() => ContextUsage, { description: "How full the model's context is for the session's next turn." })
+  async contextUsage(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<ContextUsage> {
+    const usage = (await ctx.loaders.contextUsageBySessionId.load(session.id))!;
+    return { ...usage, share: usage.tokens / usage.windowTokens };
+  }
+
+  @FieldResolver(() => Boolean, {
+    description:
+      "True when the transcript has grown past the share of the model's context window at which a continuation is advisable (evaluated between turns).",
+  })
+  async continuationSuggested(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<boolean> {
+    const usage = await ctx.loaders.contextUsageBySessionId.load(session.id);
+    return session.status === SessionStatus.ACTIVE && usage !== null && continuationAdvised(usage);
   }
 
   @FieldResolver(() => ContinuationEdge, {

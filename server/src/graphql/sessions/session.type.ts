@@ -1,4 +1,4 @@
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { SessionKind, SessionStatus } from '../../domain/sessions';
 import { PageInfo } from '../common/page-info.type';
 
@@ -48,4 +48,19 @@ export class SessionConnection {
 
   @Field(() => Int, { description: 'Sessions matching the filters, across all pages.' })
   totalCount: number;
+}
+
+@ObjectType({ description: "How much of the model's context window the session's next turn fills (evaluated between turns)." })
+export class ContextUsage {
+  @Field(() => Int, { description: "Tokens of the session's model context: a successor's projection plus its own events, otherwise its transcript." })
+  tokens: number;
+
+  @Field(() => Int, { description: "The model's context window, in the same tokens." })
+  windowTokens: number;
+
+  @Field(() => Float, { description: 'Share of the window from which a continuation is advised.' })
+  threshold: number;
+
+  @Field(() => Float, { description: 'tokens / windowTokens.' })
+  share: number;
 }

@@ -1,0 +1,212 @@
+import { ModelToolDefinition } from '../domain/agent';
+import { isId } from '../domain/ids';
+import { EventEntity } from '../db/entities/event.entity';
+import { LineageService } from '../services/lineage.service';
+import { ResourceService } from '../services/resources.service';
+import { SessionService } from '../services/sessions.service';
+import { TranscriptService } from '../services/transcript.service';
+import { Viewer } from '../services/viewer';
+
+/** The most events one read_events call returns; the model reads longer ranges in parts. */
+export const READ_EVENTS_MAX = 50;
+/** Tool results are cut at this many characters, so one call cannot flood the context. */
+export const TOOL_RESULT_MAX_CHARS = 16_000;
+
+const id = (description: string) => ({ type: 'string', description });
+
+/** Exact recall and delegation, offered to every model beside continue_session. */
+export const RUNTIME_TOOLS: ModelToolDefinition[] = [
+  {
+    name: 'read_events',
+    description: 'Read exact events of a session of this account by seq range (at most 50 at a time): the record, not a summary.',
+    parameters: {
+      type: 'object',
+      properties: {
+        sessionId: id('The session to read.'),
+        fromSeq: { type: 'integer', description: 'First seq, from 1.' },
+        toSeq: { type: 'integer', description: 'Last seq, inclusive.' },
+      },
+      required: ['sessionId', 'fromSeq', 'toSeq'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'read_manifest',
+    description: 'Read the projection manifest a successor started from: the handoff and every source with its status.',
+    parameters: {
+      type: 'object',
+      properties: { manifestId: id('The manifest id (named in the lineage block).') },
+      required: ['manifestId'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'read_resource',
+    description: 'Read a stored resource version (the latest without a version), or one block of it.',
+    parameters: {
+      type: 'object',
+      properties: {
+        url: { type: 'string' },
+        version: { type: 'string' },
+        blockId: { type: 'string' },
+      },
+      required: ['url'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'read_memory',
+    description: 'Read a memory entry by path (its latest content), or an exact earlier content by cid.',
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string' }, cid: { type: 'string' } },
+      required: ['path'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'walk_lineage',
+    description: 'List the continuation lineage of a session (this one by default): origin first, with each edge and its manifest.',
+    parameters: {
+      type: 'object',
+      properties: { sessionId: id('The session whose lineage to walk.') },
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'delegate',
+    description:
+      'Start delegated work in a child session; its result comes back to this conversation as the result of this call. ' +
+      'A continuation must transfer pending delegated work.',
+    parameters: {
+      type: 'object',
+      properties: { task: { type: 'string', description: 'What the child should do, self-contained.' }, title: { type: 'string' } },
+      required: ['task'],
+      additionalProperties: false,
+    },
+  },
+];
+
+export interface RecallServices {
+  sessions: SessionService;
+  transcript: TranscriptService;
+  lineage: LineageService;
+  resources: ResourceService;
+}
+
+/** A tool's answer for the model, and whether it is an error the model should react to. */
+export interface ToolOutcome {
+  content: string;
+  error: boolean;
+}
+
+function answer(value: unknown): ToolOutcome {
+  const content = JSON.stringify(value);
+  return { content: content.length > TOOL_RESULT_MAX_CHARS ? `${content.slice(0, TOOL_RESULT_MAX_CHARS)}… (cut)` : content, error: false };
+}
+
+function refusal(message: string): ToolOutcome {
+  return { content: JSON.stringify({ error: message }), error: true };
+}
+
+function eventLine(event: EventEntity) {
+  return { seq: event.seq, id: event.id, kind: event.kind, text: event.text, toolCallId: event.toolCallId, replayOf: event.replayOfId };
+}
+
+/** The read-only recall tools, run under the account of the session whose run calls them. */
+export class RecallTools {
+  constructor(private readonly services: RecallServices) {}
+
+  /** Runs a recall tool; null when `name` is not one of them. */
+  async run(viewer: Viewer, sessionId: string, name: string, args: Record<string, unknown>): Promise<ToolOutcome | null> {
+    switch (name) {
+      case 'read_events':
+        return this.readEvents(viewer, args);
+      case 'read_manifest':
+        return this.readManifest(viewer, args);
+      case 'read_resource':
+        return this.readResource(viewer, args);
+      case 'read_memory':
+        return this.readMemory(viewer, args);
+      case 'walk_lineage':
+        return this.walkLineage(viewer, typeof args.sessionId === 'string' ? args.sessionId : sessionId);
+      default:
+        return null;
+    }
+  }
+
+  private async readEvents(viewer: Viewer, args: Record<string, unknown>): Promise<ToolOutcome> {
+    const { sessionId, fromSeq, toSeq } = args;
+    if (typeof sessionId !== 'string' || !Number.isInteger(fromSeq) || !Number.isInteger(toSeq)) {
+      return refusal('read_events needs sessionId (string), fromSeq and toSeq (integers).');
+    }
+    const session = await this.services.sessions.findSession(viewer, sessionId);
+    if (!session) return refusal(`No session ${sessionId} in this account.`);
+    const from = Math.max(1, fromSeq as number);
+    const to = Math.min(toSeq as number, from + READ_EVENTS_MAX - 1, session.eventCount);
+    const page = await this.services.transcript.eventsPage(session, { fromSeq: from, toSeq: to });
+    if (!page.ok) return refusal(page.error.message);
+    return answer({ sessionId, eventCount: session.eventCount, events: page.value.events.map(eventLine) });
+  }
+
+  private async readManifest(viewer: Viewer, args: Record<string, unknown>): Promise<ToolOutcome> {
+    const manifestId = args.manifestId;
+    if (typeof manifestId !== 'string' || !isId(manifestId)) return refusal('read_manifest needs a manifestId.');
+    const [manifest] = await this.services.lineage.manifestsByIds(viewer.accountId, [manifestId]);
+    if (!manifest) return refusal(`No manifest ${manifestId} in this account.`);
+    return answer({
+      id: manifest.id,
+      predecessorId: manifest.predecessorId,
+      successorId: manifest.successorId,
+      reason: manifest.reason,
+      handoff: manifest.handoff,
+      items: manifest.items,
+      transferredState: manifest.transferredState,
+      tokenBudget: manifest.tokenBudget,
+      tokenCost: manifest.tokenCost,
+    });
+  }
+
+  private async readResource(viewer: Viewer, args: Record<string, unknown>): Promise<ToolOutcome> {
+    if (typeof args.url !== 'string') return refusal('read_resource needs a url.');
+    const resource = await this.services.resources.findResource(viewer, args.url);
+    if (!resource) return refusal(`No resource at ${args.url} in this account.`);
+    if (resource.revokedAt) return refusal(`The resource at ${args.url} was revoked: it can no longer be read.`);
+    const version =
+      typeof args.version === 'string'
+        ? await this.services.resources.findResourceVersion(viewer, args.url, args.version)
+        : await this.services.resources.latestVersion(resource);
+    if (!version) return refusal(`No version ${String(args.version)} of ${args.url}.`);
+    const blocks = typeof args.blockId === 'string' ? version.blocks.filter((block) => block.id === args.blockId) : version.blocks;
+    if (blocks.length === 0) return refusal(`No block ${String(args.blockId)} in version ${version.version} of ${args.url}.`);
+    return answer({ url: version.url, version: version.version, cid: version.cid, blocks });
+  }
+
+  private async readMemory(viewer: Viewer, args: Record<string, unknown>): Promise<ToolOutcome> {
+    if (typeof args.path !== 'string') return refusal('read_memory needs a path.');
+    const entry = await this.services.resources.findMemory(viewer, args.path, typeof args.cid === 'string' ? args.cid : null);
+    if (!entry) return refusal(`No memory entry at ${args.path}${typeof args.cid === 'string' ? ` with cid ${args.cid}` : ''}.`);
+    return answer({ path: args.path, cid: entry.cid, content: entry.content });
+  }
+
+  private async walkLineage(viewer: Viewer, sessionId: string): Promise<ToolOutcome> {
+    const session = await this.services.sessions.findSession(viewer, sessionId);
+    if (!session) return refusal(`No session ${sessionId} in this account.`);
+    const path = await this.services.lineage.lineage(viewer, session);
+    const edges = await this.services.lineage.edgesBySuccessorIds(viewer.accountId, path.map((node) => node.id));
+    const edgeIds = edges.flatMap((edge) => (edge ? [edge.id] : []));
+    const manifests = edgeIds.length ? await this.services.lineage.manifestsByEdgeIds(viewer.accountId, edgeIds) : [];
+    const manifestIdByEdge = new Map(manifests.flatMap((manifest) => (manifest ? [[manifest.edgeId, manifest.id]] : [])));
+    return answer(
+      path.map((node, index) => ({
+        sessionId: node.id,
+        title: node.title,
+        status: node.status,
+        eventCount: node.eventCount,
+        continuedFrom: edges[index]
+          ? { edgeId: edges[index]!.id, reason: edges[index]!.reason, manifestId: manifestIdByEdge.get(edges[index]!.id) ?? null }
+          : null,
+      })),
+    );
+  }
+}

@@ -1,0 +1,373 @@
+import { randomUUID } from 'node:crypto';
+import { GraphQLSchema } from 'graphql';
+import { DataSource, EntityManager, In } from 'typeorm';
+import {
+  ContextUsage,
+  ModelMessage,
+  ModelProvider,
+  ModelProviderError,
+  ModelToolCall,
+  ModelToolDefinition,
+  TurnFacts,
+  contextTokens,
+} from '../domain/agent';
+import { Actor } from '../domain/continuations';
+import { agentInstructions, projectedMessages, transcriptMessages } from '../domain/model-context';
+import { ACTIVE_RUN_STATUSES, RunKind, RunStatus } from '../domain/runs';
+import { SessionKind, SessionStatus, TITLE_MAX_CHARS } from '../domain/sessions';
+import { EventKind, GENESIS_HASH } from '../domain/transcript';
+import { EventEntity } from '../db/entities/event.entity';
+import { ProjectionManifestEntity } from '../db/entities/projection-manifest.entity';
+import { RunEntity } from '../db/entities/run.entity';
+import { SessionEntity } from '../db/entities/session.entity';
+import { latestPlan } from '../db/repositories/plan.repository';
+import { Lease, lockLeasedRun, queuedRun, settleRun } from '../db/repositories/run.repository';
+import { EventDraft, appendEvents, lockSession } from '../db/repositories/transcript.repository';
+import { continueSessionTool, continueSessionToolRequest } from '../graphql/continuations/continue-session-tool';
+import { entityFromRow } from '../db/rows';
+import { ContinuationService } from '../services/continuations.service';
+import { ChangeNotifier } from '../services/notifications';
+import { Viewer } from '../services/viewer';
+import { RUNTIME_TOOLS, RecallTools, ToolOutcome } from './tools';
+
+export interface TurnSettings {
+  /** The model's context window, in tokens of the server's tokenizer. */
+  windowTokens: number;
+  /** Share of the window from which a continuation is advised. */
+  threshold: number;
+  /** Model calls per turn before the run fails for not answering. */
+  maxSteps: number;
+}
+
+/** The run's lease is gone (expired and taken over, or the run was settled elsewhere): stop without writing. */
+export class LeaseLost extends Error {
+  constructor() {
+    super('The run is no longer leased to this worker.');
+  }
+}
+
+/** What one turn of a session starts from: the messages for the model and the facts about them. */
+interface TurnStart {
+  viewer: Viewer;
+  session: SessionEntity;
+  messages: ModelMessage[];
+  facts: TurnFacts;
+}
+
+const EARLIER_USER_MESSAGES = 6;
+
+/** Executes claimed runs: a turn of the agent loop, or delegated work in a child session. */
+export class TurnRunner {
+  private readonly continueSessionTool: ModelToolDefinition;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly notifier: ChangeNotifier,
+    private readonly continuations: ContinuationService,
+    private readonly recall: RecallTools,
+    private readonly provider: ModelProvider,
+    private readonly schema: GraphQLSchema,
+    private readonly settings: TurnSettings,
+  ) {
+    this.continueSessionTool = (continueSessionTool(schema) as { function: ModelToolDefinition }).function;
+  }
+
+  /** Runs `run` to its end under `lease`. Throws {@link LeaseLost} when another worker has taken it over. */
+  async execute(run: RunEntity, lease: Lease, signal: AbortSignal): Promise<void> {
+    const start = await this.turnStart(run);
+    const delegated = run.kind === RunKind.DELEGATED;
+    // Delegated work answers its task; moving or delegating further is for the conversation that owns it.
+    const tools = delegated ? RUNTIME_TOOLS.filter((tool) => tool.name !== 'delegate') : [this.continueSessionTool, ...RUNTIME_TOOLS];
+    const messages = [...start.messages];
+    for (let step = 0; step < this.settings.maxSteps; step += 1) {
+      let reply;
+      try {
+        reply = await this.provider.complete({ messages, tools, facts: start.facts, signal });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        if (error instanceof ModelProviderError) return this.fail(lease, error.message);
+        throw error;
+      }
+      if (reply.toolCalls.length === 0) return this.answer(lease, run, start, reply.text ?? '');
+      messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
+      for (const call of reply.toolCalls) {
+        if (call.name === 'continue_session' && !delegated) {
+          const continued = await this.continueSession(lease, run, start, call);
+          if (continued === 'ENDED') return;
+          messages.push({ role: 'tool', toolCallId: call.id, content: continued.content });
+        } else if (call.name === 'delegate' && !delegated) {
+          messages.push({ role: 'tool', toolCallId: call.id, content: await this.delegate(lease, start, call) });
+        } else {
+          const outcome = await this.runTool(start, call);
+          await this.record(lease, start.session.id, [toolCallDraft(call), toolResultDraft(call, outcome)]);
+          messages.push({ role: 'tool', toolCallId: call.id, content: outcome.content });
+        }
+      }
+    }
+    await this.fail(lease, `The agent called tools ${this.settings.maxSteps} times without answering; retry the run or rephrase.`);
+  }
+
+  /** The model's context for the run's turn, loaded in O(window): the projection for a successor, the transcript's tail otherwise. */
+  private async turnStart(run: RunEntity): Promise<TurnStart> {
+    const manager = this.dataSource.manager;
+    const sessionId = run.kind === RunKind.DELEGATED ? run.childSessionId! : run.sessionId;
+    const [session, account, trigger] = await Promise.all([
+      manager.findOneByOrFail(SessionEntity, { id: sessionId }),
+      manager.query('SELECT name FROM accounts WHERE id = $1', [run.accountId]) as Promise<{ name: string }[]>,
+      run.triggerEventId ? manager.findOneByOrFail(EventEntity, { id: run.triggerEventId }) : Promise.resolve(null),
+    ]);
+    const viewer: Viewer = { accountId: run.accountId, name: account[0]?.name ?? '', isAdmin: false };
+    const throughSeq = trigger?.seq ?? session.eventCount;
+    const throughTokens = trigger?.tokenTotal ?? session.tokenCount;
+    const [manifest, opening, forkPoint] = await Promise.all([
+      session.kind === SessionKind.CONTINUATION ? manager.findOneBy(ProjectionManifestEntity, { successorId: session.id }) : null,
+      session.kind === SessionKind.CONTINUATION ? manager.findOneBy(EventEntity, { sessionId: session.id, seq: 2 }) : null,
+      session.forkedFromEventId ? manager.findOneBy(EventEntity, { id: session.forkedFromEventId }) : null,
+    ]);
+    const usage: ContextUsage = {
+      tokens: contextTokens({
+        kind: session.kind,
+        tokensThrough: throughTokens,
+        projectedContextTokens: manifest?.tokenCost ?? null,
+        openingTokens: opening?.tokenTotal ?? null,
+        forkPointTokens: forkPoint?.tokenTotal ?? null,
+      }),
+      windowTokens: this.settings.windowTokens,
+      threshold: this.settings.threshold,
+    };
+    // A successor's own history starts after its opening; everything before is in its projection.
+    const firstOwnSeq = manifest ? 3 : 1;
+    const own = await this.tail(manager, session.id, firstOwnSeq, throughSeq, throughTokens - this.settings.windowTokens);
+    // A fork's own events come first in the window; its inherited history fills what is left.
+    const inherited = forkPoint
+      ? await this.tail(manager, forkPoint.sessionId, 1, forkPoint.seq, forkPoint.tokenTotal - (this.settings.windowTokens - throughTokens))
+      : [];
+    const messages: ModelMessage[] = [
+      { role: 'system', content: agentInstructions(usage, session.title) },
+      ...(manifest ? projectedMessages(manifest.context) : []),
+      ...transcriptMessages([...inherited, ...own]),
+    ];
+    const [earlier, plan, pending, first] = await Promise.all([
+      manager.query(
+        `SELECT text FROM events WHERE session_id = $1 AND kind = 'USER_MESSAGE' AND seq < $2 ORDER BY seq DESC LIMIT $3`,
+        [session.id, throughSeq, EARLIER_USER_MESSAGES],
+      ) as Promise<{ text: string }[]>,
+      latestPlan(manager, session.id),
+      manager.find(RunEntity, { where: { sessionId: session.id, kind: RunKind.DELEGATED, status: In(ACTIVE_RUN_STATUSES) } }),
+      manager.findOneBy(EventEntity, { sessionId: session.id, seq: 1 }),
+    ]);
+    const beforeTrigger = trigger && trigger.seq > 1 ? await manager.findOneBy(EventEntity, { sessionId: session.id, seq: trigger.seq - 1 }) : null;
+    const facts: TurnFacts = {
+      sessionId: session.id,
+      sessionTitle: session.title,
+      sessionKind: session.kind,
+      userMessage: trigger ? { id: trigger.id, seq: trigger.seq, text: trigger.text ?? '', replayed: trigger.replayOfId !== null } : null,
+      earlierUserMessages: earlier.map((row) => row.text).reverse(),
+      citableRange: first && beforeTrigger ? { fromEventId: first.id, toEventId: beforeTrigger.id } : null,
+      contextUsage: usage,
+      openPlan: plan && !plan.closed ? { revision: plan.revision, steps: plan.steps.map(({ title, status }) => ({ title, status })) } : null,
+      pendingRunIds: pending.map((pendingRun) => pendingRun.id),
+      delegatedTask: run.kind === RunKind.DELEGATED ? (trigger?.text ?? '') : null,
+    };
+    return { viewer, session, messages, facts };
+  }
+
+  /** Events `fromSeq..throughSeq` of a session, leaving out the oldest ones whose running total is at or below `afterTokens`. */
+  private async tail(manager: EntityManager, sessionId: string, fromSeq: number, throughSeq: number, afterTokens: number): Promise<EventEntity[]> {
+    const rows: Record<string, unknown>[] = await manager.query(
+      `SELECT * FROM events WHERE session_id = $1 AND seq BETWEEN $2 AND $3 AND token_total > $4 ORDER BY seq`,
+      [sessionId, fromSeq, throughSeq, afterTokens],
+    );
+    return rows.map((row) => entityFromRow(manager, EventEntity, row));
+  }
+
+  private async runTool(start: TurnStart, call: ModelToolCall): Promise<ToolOutcome> {
+    const args = parseArguments(call.arguments);
+    if (!args) return { content: JSON.stringify({ error: 'The arguments are not a JSON object.' }), error: true };
+    const outcome = await this.recall.run(start.viewer, start.session.id, call.name, args);
+    return outcome ?? { content: JSON.stringify({ error: `There is no tool named ${call.name}.` }), error: true };
+  }
+
+  /**
+   * Executes `continue_session` with the tool call's id as the idempotency key: a replayed call
+   * gets the successor created for it. Success ends this turn with no answer here; the successor's
+   * own run answers. A refusal goes back to the model, which may answer here instead.
+   */
+  private async continueSession(lease: Lease, run: RunEntity, start: TurnStart, call: ModelToolCall): Promise<ToolOutcome | 'ENDED'> {
+    const args = parseArguments(call.arguments);
+    const parsed = args
+      ? continueSessionToolRequest(this.schema, args, {
+          sessionId: start.session.id,
+          idempotencyKey: call.id,
+          initiatingEventId: run.triggerEventId,
+        })
+      : { ok: false as const, problems: ['The arguments are not a JSON object.'] };
+    let refusal: string;
+    if (parsed.ok) {
+      await this.assertLease(lease);
+      const continued = await this.continuations.continueSession(start.viewer, parsed.request, { actor: Actor.AGENT, callerRunId: run.id });
+      if (continued.ok) {
+        await this.settle(lease, RunStatus.SUCCEEDED, null);
+        return 'ENDED';
+      }
+      refusal = `${continued.error.code}: ${continued.error.message}${continued.error.details.map((detail) => ` ${detail.path.join('.')}: ${detail.message}`).join(';')}`;
+    } else {
+      refusal = `INVALID_INPUT: ${parsed.problems.join('; ')}`;
+    }
+    const outcome = { content: JSON.stringify({ error: refusal }), error: true };
+    await this.record(lease, start.session.id, [toolCallDraft(call), toolResultDraft(call, outcome)]);
+    return outcome;
+  }
+
+  /** Starts delegated work: the call recorded here, a CHILD session holding the task, and its DELEGATED run, in one transaction. */
+  private async delegate(lease: Lease, start: TurnStart, call: ModelToolCall): Promise<string> {
+    const args = parseArguments(call.arguments);
+    const task = typeof args?.task === 'string' ? args.task.trim() : '';
+    if (!task) {
+      const outcome = { content: JSON.stringify({ error: 'delegate needs a task.' }), error: true };
+      await this.record(lease, start.session.id, [toolCallDraft(call), toolResultDraft(call, outcome)]);
+      return outcome.content;
+    }
+    const title = typeof args?.title === 'string' && args.title.trim() ? args.title.trim() : `Delegated: ${task}`;
+    const published: { events: EventEntity[]; runs: RunEntity[] } = { events: [], runs: [] };
+    const result = await this.writeForRun(lease, start.session.id, async (manager, session) => {
+      const now = new Date();
+      const childId = randomUUID();
+      const child = manager.create(SessionEntity, {
+        id: childId,
+        accountId: session.accountId,
+        kind: SessionKind.CHILD,
+        status: SessionStatus.ACTIVE,
+        title: title.length > TITLE_MAX_CHARS ? `${title.slice(0, TITLE_MAX_CHARS - 1)}…` : title,
+        description: null,
+        createdAt: now,
+        originId: childId,
+        lineageDepth: 0,
+        continuationStreak: 0,
+        parentId: session.id,
+        forkedFromEventId: null,
+        eventCount: 0,
+        tokenCount: 0,
+        lastEventHash: GENESIS_HASH,
+      });
+      await manager.insert(SessionEntity, child);
+      const [taskEvent] = await appendEvents(manager, child, [{ kind: EventKind.USER_MESSAGE, text: task }]);
+      const callEvents = await appendEvents(manager, session, [toolCallDraft(call)]);
+      const delegatedRun = queuedRun(
+        manager,
+        { accountId: session.accountId, sessionId: session.id, kind: RunKind.DELEGATED, triggerEventId: taskEvent.id, childSessionId: child.id, toolCallId: call.id },
+        now,
+      );
+      await manager.insert(RunEntity, delegatedRun);
+      published.events.push(taskEvent, ...callEvents);
+      published.runs.push(delegatedRun);
+      return { runId: delegatedRun.id, childSessionId: child.id };
+    });
+    this.notifier.eventsAppended(published.events);
+    this.notifier.runsChanged(published.runs);
+    return JSON.stringify({ status: 'started', ...result });
+  }
+
+  /**
+   * The turn's answer, appended and the run settled in one transaction. Delegated work answers in
+   * its child session and reports the answer, as the result of the call that started it, to the
+   * session the run reports to now: the successor, when the run was transferred.
+   */
+  private async answer(lease: Lease, run: RunEntity, start: TurnStart, text: string): Promise<void> {
+    const answerDraft: EventDraft = { kind: EventKind.ASSISTANT_MESSAGE, text };
+    if (run.kind !== RunKind.DELEGATED) {
+      await this.record(lease, start.session.id, [answerDraft], RunStatus.SUCCEEDED);
+      return;
+    }
+    const events: EventEntity[] = [];
+    const settled = await this.dataSource.transaction(async (manager) => {
+      const child = await lockSession(manager, run.accountId, start.session.id);
+      events.push(...(await appendEvents(manager, child!, [answerDraft])));
+      return this.lockedWrite(manager, lease, (current) => current.sessionId, async (session, current) => {
+        events.push(
+          ...(await appendEvents(manager, session, [
+            { kind: EventKind.TOOL_RESULT, text, toolCallId: current.toolCallId, data: { name: 'delegate', runId: current.id, childSessionId: child!.id } },
+          ])),
+        );
+        return settleRun(manager, current, RunStatus.SUCCEEDED, null);
+      });
+    });
+    this.notifier.eventsAppended(events);
+    this.notifier.runsChanged([settled]);
+  }
+
+  private async fail(lease: Lease, error: string): Promise<void> {
+    await this.settle(lease, RunStatus.FAILED, error);
+  }
+
+  private async settle(lease: Lease, status: typeof RunStatus.SUCCEEDED | typeof RunStatus.FAILED, error: string | null): Promise<void> {
+    const settled = await this.dataSource.transaction(async (manager) => {
+      const current = await lockLeasedRun(manager, lease);
+      if (!current) throw new LeaseLost();
+      return settleRun(manager, current, status, error);
+    });
+    this.notifier.runsChanged([settled]);
+  }
+
+  private async assertLease(lease: Lease): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      if (!(await lockLeasedRun(manager, lease))) throw new LeaseLost();
+    });
+  }
+
+  /** Appends to a session for the run, and settles the run in the same transaction when `status` is given. */
+  private async record(lease: Lease, sessionId: string, drafts: EventDraft[], status?: typeof RunStatus.SUCCEEDED): Promise<void> {
+    const { events, settled } = await this.writeForRun(lease, sessionId, async (manager, session, run) => ({
+      events: await appendEvents(manager, session, drafts),
+      settled: status ? await settleRun(manager, run, status, null) : null,
+    }));
+    this.notifier.eventsAppended(events);
+    if (settled) this.notifier.runsChanged([settled]);
+  }
+
+  private writeForRun<T>(
+    lease: Lease,
+    sessionId: string,
+    write: (manager: EntityManager, session: SessionEntity, run: RunEntity) => Promise<T>,
+  ): Promise<T> {
+    return this.dataSource.transaction((manager) => this.lockedWrite(manager, lease, () => sessionId, (session, run) => write(manager, session, run)));
+  }
+
+  /**
+   * Locks the session the write goes to, then the leased run (sessions before runs, the order a
+   * continuation takes too, so the two cannot deadlock), and checks that the session still takes
+   * writes. Throws {@link LeaseLost} when the lease is gone.
+   */
+  private async lockedWrite<T>(
+    manager: EntityManager,
+    lease: Lease,
+    target: (run: RunEntity) => string,
+    write: (session: SessionEntity, run: RunEntity) => Promise<T>,
+  ): Promise<T> {
+    const peek = await manager.findOneBy(RunEntity, { id: lease.runId });
+    if (!peek) throw new LeaseLost();
+    const session = await lockSession(manager, peek.accountId, target(peek));
+    const run = await lockLeasedRun(manager, lease);
+    if (!run) throw new LeaseLost();
+    if (!session || target(run) !== session.id) throw new Error('The run moved to another session while it was being written.');
+    if (session.status !== SessionStatus.ACTIVE) throw new Error(`Session ${session.id} is ${session.status} and takes no more writes.`);
+    return write(session, run);
+  }
+}
+
+function parseArguments(raw: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(raw || '{}');
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function toolCallDraft(call: ModelToolCall): EventDraft {
+  return { kind: EventKind.TOOL_CALL, text: `${call.name}(${call.arguments})`, toolCallId: call.id, data: { name: call.name, arguments: call.arguments } };
+}
+
+function toolResultDraft(call: ModelToolCall, outcome: ToolOutcome): EventDraft {
+  return { kind: EventKind.TOOL_RESULT, text: outcome.content, toolCallId: call.id, data: { name: call.name, error: outcome.error } };
+}

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { DataSource } from 'typeorm';
+import { RunEntity } from '../db/entities/run.entity';
+import { Lease, claimRun, releaseRun, renewLease, settleRun, lockLeasedRun } from '../db/repositories/run.repository';
+import { RunStatus } from '../domain/runs';
+import { ChangeNotifier } from '../services/notifications';
+import { LeaseLost, TurnRunner } from './turn';
+
+export interface WorkerSettings {
+  /** Runs this process executes at once. */
+  concurrency: number;
+  /** How long a claimed run stays this worker's without a heartbeat. */
+  leaseMs: number;
+  /** How often idle slots look for work that other processes queued. */
+  pollMs: number;
+}
+
+/**
+ * Claims runs from the database and executes them. Any number of processes may run a worker on
+ * one database: a claim takes a row no one else holds (SKIP LOCKED) under a lease that a heartbeat
+ * renews, so a run is never executed twice at once, and a run whose process died is claimed again
+ * once its lease expires. Every write checks the lease, so a worker that lost its run writes nothing.
+ */
+export class AgentWorker {
+  readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private stopping = false;
+  private readonly slots: Promise<void>[] = [];
+  private readonly inFlight = new Map<string, { lease: Lease; abort: AbortController }>();
+  private readonly waiters = new Set<() => void>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly notifier: ChangeNotifier,
+    private readonly runner: TurnRunner,
+    private readonly settings: WorkerSettings,
+  ) {}
+
+  start(): void {
+    for (let slot = 0; slot < this.settings.concurrency; slot += 1) this.slots.push(this.loop());
+  }
+
+  /** New work was queued in this process: look now rather than at the next poll. */
+  wake(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /**
+   * Claims and executes one run, if any can be claimed; true when one was executed. The loop uses
+   * it, and so can a caller that wants to step the queue itself.
+   */
+  async runNext(): Promise<boolean> {
+    const claimed = await this.dataSource.transaction((manager) => claimRun(manager, this.id, this.settings.leaseMs));
+    if (!claimed) return false;
+    this.notifier.runsChanged([claimed]);
+    await this.execute(claimed);
+    return true;
+  }
+
+  /** Stops claiming, aborts what is in flight and gives those runs back to the queue. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    for (const { abort } of this.inFlight.values()) abort.abort();
+    await Promise.all(this.slots);
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      let worked = false;
+      try {
+        worked = await this.runNext();
+      } catch (error) {
+        if (!this.stopping) console.error('Agent worker: claiming a run failed:', error);
+      }
+      if (!worked && !this.stopping) await this.idle();
+    }
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.settings.pollMs);
+      this.waiters.add(done);
+    });
+  }
+
+  private async execute(run: RunEntity): Promise<void> {
+    const lease: Lease = { runId: run.id, owner: this.id, attempt: run.attempt };
+    const abort = new AbortController();
+    this.inFlight.set(run.id, { lease, abort });
+    const heartbeat = setInterval(() => {
+      renewLease(this.dataSource.manager, lease, this.settings.leaseMs)
+        .then((held) => {
+          if (!held) abort.abort();
+        })
+        .catch(() => undefined);
+    }, Math.max(50, Math.floor(this.settings.leaseMs / 3)));
+    try {
+      await this.runner.execute(run, lease, abort.signal);
+    } catch (error) {
+      await this.afterFailure(run, lease, error);
+    } finally {
+      clearInterval(heartbeat);
+      this.inFlight.delete(run.id);
+    }
+  }
+
+  private async afterFailure(run: RunEntity, lease: Lease, error: unknown): Promise<void> {
+    if (error instanceof LeaseLost) return;
+    if (this.stopping) {
+      const released = await this.dataSource.transaction((manager) => releaseRun(manager, lease)).catch(() => null);
+      if (released) this.notifier.runsChanged([released]);
+      return;
+    }
+    // Unexpected: logged in full here, shown on the run in a line.
+    console.error(`Agent worker: run ${run.id} failed:`, error);
+    const message = `The run failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+    const settled = await this.dataSource
+      .transaction(async (manager) => {
+        const current = await lockLeasedRun(manager, lease);
+        return current ? settleRun(manager, current, RunStatus.FAILED, message) : null;
+      })
+      .catch(() => null);
+    if (settled) this.notifier.runsChanged([settled]);
+  }
+}

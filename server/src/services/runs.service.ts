@@ -1,0 +1,89 @@
+import { DataSource } from 'typeorm';
+import { ContextUsage, contextTokens } from '../domain/agent';
+import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
+import { isId } from '../domain/ids';
+import { RunStatus } from '../domain/runs';
+import { RunEntity } from '../db/entities/run.entity';
+import { entityFromRow, returnedRows } from '../db/rows';
+import { alignOne } from './batch';
+import { ChangeNotifier } from './notifications';
+import { Viewer } from './viewer';
+
+export interface UsageSettings {
+  windowTokens: number;
+  continuationThreshold: number;
+}
+
+export class RunService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly notifier: ChangeNotifier,
+    private readonly usage: UsageSettings,
+  ) {}
+
+  /**
+   * Queues a FAILED run again, keeping its id, its session and everything it recorded; the next
+   * attempt starts from the same message. Fails with NOT_FOUND, or INVALID_INPUT for a run that
+   * did not fail (a succeeded one has its answer; a queued or running one is still going).
+   */
+  async retryRun(viewer: Viewer, runId: string): Promise<Outcome<RunEntity>> {
+    const path = ['runId'];
+    if (!isId(runId)) return fail(ErrorCode.NOT_FOUND, 'No such run.', [{ path, message: 'No such run.' }]);
+    const rows = returnedRows(
+      await this.dataSource.query(
+        `UPDATE runs SET status = 'QUEUED', error = NULL, lease_owner = NULL, lease_expires_at = NULL, finished_at = NULL, updated_at = now()
+         WHERE id = $1 AND account_id = $2 AND status = 'FAILED' RETURNING *`,
+        [runId, viewer.accountId],
+      ),
+    );
+    if (rows.length > 0) {
+      const run = entityFromRow(this.dataSource.manager, RunEntity, rows[0]);
+      this.notifier.runsChanged([run]);
+      return succeed(run);
+    }
+    const run = await this.dataSource.manager.findOneBy(RunEntity, { id: runId, accountId: viewer.accountId });
+    if (!run) return fail(ErrorCode.NOT_FOUND, 'No such run.', [{ path, message: 'No such run.' }]);
+    const why = run.status === RunStatus.SUCCEEDED ? 'it succeeded, and its answer stands' : `it is ${run.status.toLowerCase()}`;
+    return fail(ErrorCode.INVALID_INPUT, `Only a failed run can be retried: ${why}.`, [{ path, message: `Run ${run.id} is ${run.status}.` }]);
+  }
+
+  /** Context usage of sessions by id, aligned with `ids`, from stored running totals: a DataLoader batch function. */
+  async contextUsage(accountId: string, ids: readonly string[]): Promise<(ContextUsage | null)[]> {
+    const valid = ids.filter(isId);
+    const rows: {
+      id: string;
+      kind: string;
+      token_count: number;
+      projected: number | null;
+      opening: number | null;
+      fork_point: number | null;
+    }[] = valid.length
+      ? await this.dataSource.query(
+          `SELECT session.id, session.kind, session.token_count, manifest.token_cost AS projected,
+                  opening.token_total AS opening, fork_point.token_total AS fork_point
+           FROM sessions session
+           LEFT JOIN continuation_edges edge ON edge.successor_id = session.id
+           LEFT JOIN projection_manifests manifest ON manifest.edge_id = edge.id
+           LEFT JOIN events opening ON opening.session_id = session.id AND opening.seq = 2 AND session.kind = 'CONTINUATION'
+           LEFT JOIN events fork_point ON fork_point.id = session.forked_from_event_id
+           WHERE session.account_id = $1 AND session.id = ANY($2::uuid[])`,
+          [accountId, valid],
+        )
+      : [];
+    const usages = rows.map((row) => ({
+      id: row.id,
+      usage: {
+        tokens: contextTokens({
+          kind: row.kind,
+          tokensThrough: row.token_count,
+          projectedContextTokens: row.projected,
+          openingTokens: row.opening,
+          forkPointTokens: row.fork_point,
+        }),
+        windowTokens: this.usage.windowTokens,
+        threshold: this.usage.continuationThreshold,
+      },
+    }));
+    return alignOne(ids, usages, (entry) => entry.id).map((entry) => entry?.usage ?? null);
+  }
+}
