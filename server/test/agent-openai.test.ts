@@ -1,0 +1,209 @@
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { DEFAULT_AGENT_CONFIG } from '../src/config';
+import { GraphQLTestClient } from './helpers/graphql-client';
+import { createSession } from './helpers/continuations';
+import { FakeOpenAI, startFakeOpenAI } from './helpers/fake-openai';
+import { eventsOf, runsOf, sessionOf, settledRuns } from './helpers/runs';
+import { startTestServer, TestServer } from './helpers/test-server';
+
+const POST = `mutation ($s: ID!, $t: String!) { postMessage(input: { sessionId: $s, text: $t }) {
+  ... on PostMessageSuccess { event { id } run { id } } ... on OperationError { code message } } }`;
+
+type Message = ChatCompletionCreateParamsNonStreaming['messages'][number];
+
+function lastUserText(body: ChatCompletionCreateParamsNonStreaming): string {
+  const users = body.messages.filter((message) => message.role === 'user');
+  return String(users[users.length - 1]?.content ?? '');
+}
+
+function lastMessage(body: ChatCompletionCreateParamsNonStreaming): Message {
+  return body.messages[body.messages.length - 1];
+}
+
+const CONTINUE_ARGUMENTS = JSON.stringify({
+  reason: 'topic_change',
+  title: 'Billing questions',
+  handoff: { purpose: 'Answer billing questions apart from the garden talk', currentRequest: 'Switch to billing: why was I charged twice?' },
+  sources: [],
+});
+
+describe('the runtime with an OpenAI-compatible model', () => {
+  let fake: FakeOpenAI;
+  let server: TestServer;
+  let client: GraphQLTestClient;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAI({ apiKey: 'sk-test' });
+    server = await startTestServer({
+      agent: { ...DEFAULT_AGENT_CONFIG, provider: 'openai', openai: { baseURL: fake.baseURL, apiKey: 'sk-test', model: 'test-model', timeoutMs: 10_000 }, pollMs: 50 },
+    });
+    client = await server.newAccount('openai');
+  });
+  afterAll(async () => {
+    await server.close();
+    await fake.close();
+  });
+  beforeEach(() => fake.reply(() => ({ text: 'ok' })));
+
+  async function post(sessionId: string, text: string): Promise<{ event: { id: string }; run: { id: string } }> {
+    return (await client.data<{ postMessage: { event: { id: string }; run: { id: string } } }>(POST, { s: sessionId, t: text })).postMessage;
+  }
+
+  it('answers with the model and offers it continue_session, the recall tools and delegate, with the context usage', async () => {
+    fake.reply(() => ({ text: 'Roses like sun.' }));
+    const session = await createSession(client, 'Garden');
+    const before = fake.requests.length;
+    await post(session, 'Where should the roses go?');
+    await settledRuns(client, session);
+    const events = await eventsOf(client, session);
+    expect(events.map((event) => [event.kind, event.text])).toEqual([
+      ['USER_MESSAGE', 'Where should the roses go?'],
+      ['ASSISTANT_MESSAGE', 'Roses like sun.'],
+    ]);
+    const request = fake.requests[before];
+    expect(request.model).toBe('test-model');
+    expect(request.tools!.map((tool) => (tool as { function: { name: string } }).function.name)).toEqual([
+      'continue_session',
+      'read_events',
+      'read_manifest',
+      'read_resource',
+      'read_memory',
+      'walk_lineage',
+      'delegate',
+    ]);
+    expect(request.messages[0]).toMatchObject({ role: 'system' });
+    expect(String(request.messages[0].content)).toMatch(/Context usage: \d+ of 32768 tokens \(0%\); a continuation is advised from 80%/);
+    expect(request.messages.slice(1)).toEqual([{ role: 'user', content: 'Where should the roses go?' }]);
+  });
+
+  it('a continue_session call creates the successor, which answers from exactly its compiled context; a replayed call returns the same successor', async () => {
+    const session = await createSession(client, 'Garden chat');
+    fake.reply(() => ({ text: 'Tulips in spring.' }));
+    await post(session, 'When do tulips bloom?');
+    await settledRuns(client, session);
+
+    fake.reply((body) => {
+      if (String(body.messages[1]?.content ?? '').startsWith('You are continuing work')) return { text: 'Answered in the successor.' };
+      return { toolCalls: [{ id: 'call_switch_1', name: 'continue_session', arguments: CONTINUE_ARGUMENTS }] };
+    });
+    const firstRequest = fake.requests.length;
+    const { run } = await post(session, 'Switch to billing: why was I charged twice?');
+    await settledRuns(client, session);
+    const predecessor = await sessionOf(client, session);
+    expect(predecessor.status).toBe('CONTINUED');
+    const [edge] = predecessor.continuations;
+    expect(edge).toMatchObject({ reason: 'TOPIC_CHANGE', actor: 'AGENT', successor: { title: 'Billing questions' } });
+    await settledRuns(client, edge.successor.id);
+
+    // No answer in the predecessor: the turn ended with the transition card.
+    expect((await eventsOf(client, session)).slice(-2).map((event) => event.kind)).toEqual(['USER_MESSAGE', 'CONTINUATION']);
+    expect((await eventsOf(client, edge.successor.id)).map((event) => [event.kind, event.text])).toEqual([
+      ['CONTINUATION', 'Continued from "Garden chat"'],
+      ['USER_MESSAGE', 'Switch to billing: why was I charged twice?'],
+      ['ASSISTANT_MESSAGE', 'Answered in the successor.'],
+    ]);
+
+    // The successor's first request: the runtime's instructions, then the manifest's compiled context and nothing else.
+    const successorRequest = fake.requests.slice(firstRequest).find((body) => String(body.messages[1]?.content ?? '').startsWith('You are continuing work'))!;
+    const sections = edge.manifest.context.sections;
+    const initiating = sections.find((section) => section.kind === 'INITIATING_MESSAGE')!;
+    expect(successorRequest.messages.slice(1)).toEqual([
+      { role: 'system', content: sections.filter((section) => section !== initiating).map((section) => section.text).join('\n\n') },
+      { role: 'user', content: initiating.text },
+    ]);
+
+    // The worker that made the call was lost before it could record the end of the turn: the run is taken up again.
+    await server.app.database.dataSource.query(`UPDATE runs SET status = 'QUEUED', lease_owner = NULL, lease_expires_at = NULL WHERE id = $1`, [run.id]);
+    server.app.worker!.wake();
+    await settledRuns(client, session);
+    const after = await sessionOf(client, session);
+    expect(after.continuations.map((continuation) => continuation.id)).toEqual([edge.id]);
+    expect((await runsOf(client, session)).find((candidate) => candidate.id === run.id)).toMatchObject({ status: 'SUCCEEDED', attempt: 2 });
+    expect(await runsOf(client, edge.successor.id)).toHaveLength(1);
+  });
+
+  it('a refused continue_session goes back to the model, which answers here', async () => {
+    const session = await createSession(client, 'Refusals');
+    fake.reply((body) => {
+      const last = lastMessage(body);
+      if (last.role === 'tool') return { text: `I stay here: ${String(last.content)}` };
+      return { toolCalls: [{ id: 'call_bad_1', name: 'continue_session', arguments: JSON.stringify({ reason: 'sideways', title: 'x' }) }] };
+    });
+    await post(session, 'Move on, please.');
+    await settledRuns(client, session);
+    expect((await sessionOf(client, session)).status).toBe('ACTIVE');
+    const events = await eventsOf(client, session);
+    expect(events.map((event) => event.kind)).toEqual(['USER_MESSAGE', 'TOOL_CALL', 'TOOL_RESULT', 'ASSISTANT_MESSAGE']);
+    expect(events[2]).toMatchObject({ toolCallId: 'call_bad_1', data: { name: 'continue_session', error: true } });
+    expect(events[2].text).toContain('INVALID_INPUT');
+    expect(events[3].text).toContain('I stay here');
+  });
+
+  it('recall tools return exact events, recorded as a tool call and its result', async () => {
+    const session = await createSession(client, 'Recall');
+    fake.reply(() => ({ text: 'first answer' }));
+    await post(session, 'Remember the code word: heliotrope.');
+    await settledRuns(client, session);
+    fake.reply((body) => {
+      const last = lastMessage(body);
+      if (last.role === 'tool') return { text: `Recalled: ${String(last.content).includes('heliotrope') ? 'heliotrope' : 'nothing'}` };
+      return { toolCalls: [{ id: 'call_read_1', name: 'read_events', arguments: JSON.stringify({ sessionId: session, fromSeq: 1, toSeq: 1 }) }] };
+    });
+    await post(session, 'What was the code word?');
+    await settledRuns(client, session);
+    const events = await eventsOf(client, session);
+    expect(events.slice(3).map((event) => event.kind)).toEqual(['TOOL_CALL', 'TOOL_RESULT', 'ASSISTANT_MESSAGE']);
+    expect(JSON.parse(events[4].text!)).toMatchObject({ events: [{ seq: 1, kind: 'USER_MESSAGE', text: 'Remember the code word: heliotrope.' }] });
+    expect(events[5].text).toBe('Recalled: heliotrope');
+  });
+
+  it('a provider error fails the run with a readable message, and retryRun recovers it', async () => {
+    const session = await createSession(client, 'Flaky model');
+    fake.reply(() => ({ status: 500, message: 'The model is overloaded.' }));
+    const { run } = await post(session, 'Are you there?');
+    const [failed] = await settledRuns(client, session);
+    expect(failed).toMatchObject({ id: run.id, status: 'FAILED', error: 'Model provider answered 500: The model is overloaded.', attempt: 1 });
+    expect((await eventsOf(client, session)).map((event) => event.kind)).toEqual(['USER_MESSAGE']);
+
+    fake.reply((body) => ({ text: `Yes: ${lastUserText(body)}` }));
+    const { retryRun } = await client.data<{ retryRun: { id: string; status: string; error: string | null } }>(
+      'mutation ($id: ID!) { retryRun(runId: $id) { id status error } }',
+      { id: run.id },
+    );
+    expect(retryRun).toEqual({ id: run.id, status: 'QUEUED', error: null });
+    const [recovered] = await settledRuns(client, session);
+    expect(recovered).toMatchObject({ id: run.id, status: 'SUCCEEDED', error: null, attempt: 2 });
+    expect((await eventsOf(client, session)).map((event) => [event.kind, event.text])).toEqual([
+      ['USER_MESSAGE', 'Are you there?'],
+      ['ASSISTANT_MESSAGE', 'Yes: Are you there?'],
+    ]);
+  });
+
+  it('forkSession starts an alternative path whose model context is the source history up to the fork point, by reference', async () => {
+    const source = await createSession(client, 'Itinerary');
+    fake.reply((body) => ({ text: `re: ${lastUserText(body)}` }));
+    await post(source, 'Day one: Lisbon.');
+    await settledRuns(client, source);
+    await post(source, 'Day two: Porto.');
+    await settledRuns(client, source);
+    const events = await eventsOf(client, source);
+    const { forkSession } = await client.data<{
+      forkSession: { id: string; kind: string; title: string; eventCount: number; forkedFrom: { id: string; seq: number } };
+    }>('mutation ($e: ID!) { forkSession(input: { eventId: $e }) { id kind title eventCount forkedFrom { id seq } } }', { e: events[1].id });
+    expect(forkSession).toMatchObject({ kind: 'FORK', title: 'Itinerary (fork at #2)', eventCount: 0, forkedFrom: { id: events[1].id, seq: 2 } });
+
+    const before = fake.requests.length;
+    await post(forkSession.id, 'Day two: Seville instead.');
+    await settledRuns(client, forkSession.id);
+    expect(fake.requests[before].messages.slice(1)).toEqual([
+      { role: 'user', content: 'Day one: Lisbon.' },
+      { role: 'assistant', content: 're: Day one: Lisbon.' },
+      { role: 'user', content: 'Day two: Seville instead.' },
+    ]);
+    expect(await eventsOf(client, source)).toHaveLength(4);
+
+    const stranger = await server.newAccount('stranger');
+    const refused = await stranger.request('mutation ($e: ID!) { forkSession(input: { eventId: $e }) { id } }', { e: events[1].id });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+});
