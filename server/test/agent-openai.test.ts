@@ -179,6 +179,29 @@ describe('the runtime with an OpenAI-compatible model', () => {
     ]);
   });
 
+  it("a successor's failed run keeps the edge and the successor, shows the error, and retryRun answers there", async () => {
+    const session = await createSession(client, 'Orders');
+    const opensSuccessor = (body: ChatCompletionCreateParamsNonStreaming) => String(body.messages[1]?.content ?? '').startsWith('You are continuing work');
+    fake.reply((body) =>
+      opensSuccessor(body)
+        ? { status: 503, message: 'No capacity right now.' }
+        : { toolCalls: [{ id: 'call_orders_1', name: 'continue_session', arguments: CONTINUE_ARGUMENTS }] },
+    );
+    await post(session, 'Switch to billing: why was I charged twice?');
+    await settledRuns(client, session);
+    const [edge] = (await sessionOf(client, session)).continuations;
+    const [failed] = await settledRuns(client, edge.successor.id);
+    expect(failed).toMatchObject({ kind: 'TURN', status: 'FAILED', error: 'Model provider answered 503: No capacity right now.' });
+    expect((await sessionOf(client, edge.successor.id)).status).toBe('ACTIVE');
+
+    fake.reply((body) => (opensSuccessor(body) ? { text: 'Refund issued.' } : { text: 'unexpected' }));
+    await client.data('mutation ($id: ID!) { retryRun(runId: $id) { id } }', { id: failed.id });
+    const [retried] = await settledRuns(client, edge.successor.id);
+    expect(retried).toMatchObject({ id: failed.id, status: 'SUCCEEDED' });
+    expect((await eventsOf(client, edge.successor.id)).map((event) => event.kind)).toEqual(['CONTINUATION', 'USER_MESSAGE', 'ASSISTANT_MESSAGE']);
+    expect((await sessionOf(client, session)).continuations.map((continuation) => continuation.id)).toEqual([edge.id]);
+  });
+
   it('forkSession starts an alternative path whose model context is the source history up to the fork point, by reference', async () => {
     const source = await createSession(client, 'Itinerary');
     fake.reply((body) => ({ text: `re: ${lastUserText(body)}` }));
