@@ -2,7 +2,9 @@ import { AppConfig } from './config';
 import { Database, openDatabase } from './db/database';
 import { buildAppSchema } from './graphql/schema';
 import { Services } from './graphql/context';
-import { CountingEventTarget, createAppPubSub, pubSubNotifier } from './graphql/pubsub';
+import { CountingEventTarget, compactPayload, createAppPubSub, pubSubNotifier } from './graphql/pubsub';
+import { PostgresEventTarget } from './graphql/postgres-event-target';
+import { EventEntity } from './db/entities/event.entity';
 import { RunningHttpServer, startHttpServer } from './http/server';
 import { AccountService, BootstrapKey } from './services/accounts.service';
 import { ContinuationService } from './services/continuations.service';
@@ -40,9 +42,20 @@ export interface RunningApp {
  */
 export async function startApp(config: AppConfig): Promise<RunningApp> {
   const database = await openDatabase(config);
+  let crossProcess: PostgresEventTarget | null = null;
   try {
     const { dataSource } = database;
-    const subscriptions = new CountingEventTarget();
+    // One process embedded, or many on PostgreSQL: then publishes cross processes through LISTEN/NOTIFY.
+    if (config.databaseUrl) {
+      crossProcess = await PostgresEventTarget.connect(config.databaseUrl, {
+        compact: compactPayload,
+        restore: (topic, compacted) =>
+          topic.startsWith('SESSION_EVENT:')
+            ? dataSource.manager.findOneBy(EventEntity, { id: (compacted as { id: string }).id })
+            : Promise.resolve(compacted),
+      });
+    }
+    const subscriptions = crossProcess ?? new CountingEventTarget();
     const pubSub = createAppPubSub(subscriptions);
     const published = pubSubNotifier(pubSub);
     let worker: AgentWorker | null = null;
@@ -89,10 +102,12 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       async close() {
         await worker?.stop();
         await http.close();
+        await crossProcess?.close();
         await database.close();
       },
     };
   } catch (error) {
+    await crossProcess?.close();
     await database.close();
     throw error;
   }

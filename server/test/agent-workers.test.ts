@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { GraphQLTestClient } from './helpers/graphql-client';
+import { collect, GraphQLTestClient } from './helpers/graphql-client';
 import { createSession, postMessage } from './helpers/continuations';
 import { FakeOpenAI, startFakeOpenAI } from './helpers/fake-openai';
 import { eventsOf, runsOf, settledRuns } from './helpers/runs';
@@ -23,7 +23,7 @@ onPostgres('two server processes on one PostgreSQL', () => {
   const urls = new Map<ServerProcess, string>();
   const apiKey = `sck_test_${randomBytes(16).toString('hex')}`;
 
-  async function start(): Promise<ServerProcess> {
+  async function start(extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
     const child = startServerProcess({
       DATABASE_URL: database.databaseUrl!,
       DATA_DIR: await mkdtemp(path.join(tmpdir(), 'sc-worker-')),
@@ -34,6 +34,7 @@ onPostgres('two server processes on one PostgreSQL', () => {
       MODEL: 'test-model',
       RUN_LEASE_MS: '1500',
       RUN_POLL_MS: '50',
+      ...extraEnv,
     });
     processes.push(child);
     const [, url] = await waitForOutput(child, /API: (http:\/\/127\.0\.0\.1:\d+)\/graphql/);
@@ -83,6 +84,36 @@ onPostgres('two server processes on one PostgreSQL', () => {
     }
     const asked = fake.requests.slice(before).map((body) => body.messages.filter((message) => message.role === 'user').pop()!.content);
     expect(asked.sort()).toEqual(sessions.map((_, index) => `question ${index}`).sort());
+  });
+
+  it("deliver every process's publishes to subscribers on any process", async () => {
+    // A process that serves the API only: whatever its subscribers see was published elsewhere.
+    const apiOnly = await start({ AGENT_CONCURRENCY: '0' });
+    const client = clientOf(apiOnly);
+    fake.reply(() => ({ hold: true }));
+    const session = await createSession(client, 'across processes');
+    await postMessage(client, session, 'Tell me everything.');
+    while (!fake.requests.some((body) => body.messages.some((message) => message.content === 'Tell me everything.'))) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+
+    // The model is thinking in another process. Replaying from seq 0 proves the live subscription is in place.
+    const ws = client.websocket();
+    const runs = collect<{ runUpdated: { status: string } }>(ws, 'subscription ($s: ID!) { runUpdated(sessionId: $s) { status } }', { s: session });
+    const events = collect<{ sessionEvents: { kind: string; text: string } }>(
+      ws,
+      'subscription ($s: ID!) { sessionEvents(sessionId: $s, afterSeq: 0) { kind text } }',
+      { s: session },
+    );
+    await events.until(1, 20_000);
+    fake.releaseHeld({ text: `long answer: ${'x'.repeat(12_000)}` });
+    await events.until(2, 20_000);
+    expect(events.values.map((value) => value.sessionEvents.kind)).toEqual(['USER_MESSAGE', 'ASSISTANT_MESSAGE']);
+    // Too large for one notification, it travelled by id and was read back whole.
+    expect(events.values[1].sessionEvents.text).toBe(`long answer: ${'x'.repeat(12_000)}`);
+    await runs.until(1, 20_000);
+    expect(runs.values.map((value) => value.runUpdated.status)).toEqual(['SUCCEEDED']);
+    await ws.dispose();
   });
 
   it('finish the run of a process killed mid-run once its lease expires', async () => {

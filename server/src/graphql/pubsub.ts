@@ -84,3 +84,13 @@ export function revivePublishedEvent(event: PublishedEvent): EventEntity {
 export function revivePublishedRun(run: PublishedRun): RunEntity {
   return { ...run, createdAt: new Date(run.createdAt), updatedAt: new Date(run.updatedAt) } as RunEntity;
 }
+
+/**
+ * A publish payload made small enough to cross processes: only a transcript event can be large
+ * (its text), and it travels as its identity, read back from the database on arrival.
+ */
+export function compactPayload(topic: string, detail: unknown): unknown {
+  if (!topic.startsWith('SESSION_EVENT:')) return detail;
+  const { id, sessionId, seq } = detail as PublishedEvent;
+  return { id, sessionId, seq };
+}
