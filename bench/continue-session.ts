@@ -352,8 +352,9 @@ export async function continueInSql(pool: Pool, accountId: string, predecessorId
       ],
     );
     await send(
-      `INSERT INTO runs (id, account_id, session_id, kind, status, created_at, updated_at) VALUES ($1, $2, $3, 'TURN', 'QUEUED', $4, $4)`,
-      [randomUUID(), accountId, successorId, now],
+      `INSERT INTO runs (id, account_id, session_id, kind, status, trigger_event_id, created_at, updated_at)
+       VALUES ($1, $2, $3, 'TURN', 'QUEUED', $4, $5, $5)`,
+      [randomUUID(), accountId, successorId, successorEvents[1].id, now],
     );
     await send('COMMIT');
     return statements;

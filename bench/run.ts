@@ -4,6 +4,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { RunningApp, startApp } from '../server/src/app';
+import { DEFAULT_AGENT_CONFIG } from '../server/src/config';
 import { DEFAULT_CONTINUATION_POLICY } from '../server/src/services/continuations.service';
 import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, preparePredecessors, readManifestTemplate } from './continue-session';
 import { createBenchDatabase, withClient } from './database';
@@ -132,6 +133,8 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
     poolSize: MAX_CLIENTS,
     // Every prepared predecessor is continued once, far faster than any person or agent would.
     continuationPolicy: { ...DEFAULT_CONTINUATION_POLICY, streakLimit: 1_000_000, perAccountPerMinute: 1_000_000 },
+    // The raw side writes the successor's run as queued; no agent executes runs here either.
+    agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none' },
   });
   const setup = new Pool({ connectionString: databaseUrl, max: 2 });
   try {

@@ -19,6 +19,8 @@ export interface PayloadCodec {
  */
 export class PostgresEventTarget extends CountingEventTarget {
   private sending: Promise<unknown> = Promise.resolve();
+  /** Payloads waiting for the connection: sent together, one round trip for all. */
+  private queued: string[] = [];
 
   private constructor(
     private readonly client: Client,
@@ -45,10 +47,22 @@ export class PostgresEventTarget extends CountingEventTarget {
     if (Buffer.byteLength(payload, 'utf8') > MAX_PAYLOAD_BYTES) {
       payload = JSON.stringify({ type, compacted: this.codec.compact(type, detail) });
     }
-    this.sending = this.sending
-      .then(() => this.client.query('SELECT pg_notify($1, $2)', [CHANNEL, payload]))
-      .catch((error) => console.error('Publishing through PostgreSQL failed:', error));
+    this.queued.push(payload);
+    if (this.queued.length === 1) {
+      this.sending = this.sending.then(() => this.flush());
+    }
     return true;
+  }
+
+  private async flush(): Promise<void> {
+    const payloads = this.queued;
+    this.queued = [];
+    const calls = payloads.map((_, index) => `pg_notify($1, $${index + 2})`).join(', ');
+    try {
+      await this.client.query(`SELECT ${calls}`, [CHANNEL, ...payloads]);
+    } catch (error) {
+      console.error('Publishing through PostgreSQL failed:', error);
+    }
   }
 
   /** Waits for what was published so far to be sent, then stops listening. */
