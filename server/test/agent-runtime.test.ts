@@ -119,6 +119,22 @@ describe('the agent runtime with the built-in agent', () => {
     ]);
   });
 
+  it('Session.runs(last) gives the newest runs, oldest first', async () => {
+    const session = await createSession(client, 'three turns');
+    const posted = [];
+    for (const text of ['one', 'two', 'three']) {
+      posted.push((await post(client, session, text)).run.id);
+      await settledRuns(client, session);
+    }
+    const { session: read } = await client.data<{ session: { runs: { id: string }[] } }>(
+      'query ($id: ID!) { session(id: $id) { runs(last: 2) { id } } }',
+      { id: session },
+    );
+    expect(read.runs.map((run) => run.id)).toEqual(posted.slice(1));
+    const refused = await client.request('query ($id: ID!) { session(id: $id) { runs(last: 101) { id } } }', { id: session });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('INVALID_INPUT');
+  });
+
   it('retryRun refuses a run that did not fail, and an unknown run', async () => {
     const session = await createSession(client, 'retry');
     const { run } = await post(client, session, 'hello');

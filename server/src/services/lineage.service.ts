@@ -98,11 +98,11 @@ export class LineageService {
     return lineageTree(this.manager, viewer.accountId, session.originId);
   }
 
-  /** A session's runs, oldest first, optionally of one status. */
-  runs(session: SessionEntity, status?: RunStatus | null): Promise<RunEntity[]> {
-    return this.manager.find(RunEntity, {
-      where: { sessionId: session.id, ...(status ? { status } : {}) },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
+  /** A session's runs, oldest first, optionally of one status, optionally only the newest `last`. */
+  async runs(session: SessionEntity, status?: RunStatus | null, last?: number | null): Promise<RunEntity[]> {
+    const where = { sessionId: session.id, ...(status ? { status } : {}) };
+    if (last == null) return this.manager.find(RunEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } });
+    const newest = await this.manager.find(RunEntity, { where, order: { createdAt: 'DESC', id: 'DESC' }, take: last });
+    return newest.reverse();
   }
 }

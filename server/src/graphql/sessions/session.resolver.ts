@@ -8,7 +8,9 @@ import type { ProjectionManifestEntity } from '../../db/entities/projection-mani
 import type { RunEntity } from '../../db/entities/run.entity';
 import type { SessionEntity } from '../../db/entities/session.entity';
 import type { Context } from '../context';
-import { valueOrThrow } from '../errors';
+import { failureError, valueOrThrow } from '../errors';
+import { ErrorCode } from '../../domain/errors';
+import { MAX_PAGE_SIZE } from '../../domain/pagination';
 import { ContinuationEdge, LineageNode, ResourceRef } from '../continuations/continuation.type';
 import { Plan } from '../plans/plan.type';
 import { Run } from '../runs/run.type';
@@ -153,8 +155,16 @@ export class SessionResolver {
     @Root() session: SessionEntity,
     @Ctx() ctx: Context,
     @Arg('status', () => RunStatus, { nullable: true }) status?: RunStatus,
+    @Arg('last', () => Int, { nullable: true, description: 'Only the newest this many (0 to 100), still oldest first.' }) last?: number,
   ): Promise<RunEntity[]> {
-    return ctx.services.lineage.runs(session, status);
+    if (last != null && (last < 0 || last > MAX_PAGE_SIZE)) {
+      throw failureError({
+        code: ErrorCode.INVALID_INPUT,
+        message: `last must be from 0 to ${MAX_PAGE_SIZE}.`,
+        details: [{ path: ['last'], message: `Got ${last}.` }],
+      });
+    }
+    return ctx.services.lineage.runs(session, status, last);
   }
 
   @FieldResolver(() => [String], { description: 'Tools pinned for this session, carried by its continuation.' })
