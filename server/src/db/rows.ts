@@ -1,18 +1,43 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 
+interface ColumnMapping {
+  databaseName: string;
+  propertyName: string;
+  isTimestamp: boolean;
+}
+
+/** Per entity, its columns as raw rows name them: worked out once, since a lineage maps a thousand rows at a time. */
+const mappings = new WeakMap<object, { target: new () => unknown; columns: ColumnMapping[] }>();
+
+function mappingOf(manager: EntityManager, target: EntityTarget<ObjectLiteral>) {
+  const metadata = manager.connection.getMetadata(target);
+  let mapping = mappings.get(metadata);
+  if (!mapping) {
+    mapping = {
+      target: metadata.target as new () => unknown,
+      columns: metadata.columns.map((column) => ({
+        databaseName: column.databaseName,
+        propertyName: column.propertyName,
+        isTimestamp: column.type === 'timestamptz' || column.type === 'timestamp with time zone',
+      })),
+    };
+    mappings.set(metadata, mapping);
+  }
+  return mapping;
+}
+
 /**
  * An entity from a raw row (or a row_to_json object) of its table: column names mapped to
  * properties, timestamps to Dates. Lets hand-written SQL fetch several things in one round trip.
  */
 export function entityFromRow<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>, row: Record<string, unknown>): T {
-  const metadata = manager.connection.getMetadata(target);
-  const entity = metadata.create() as T;
-  for (const column of metadata.columns) {
-    const value = row[column.databaseName];
-    const isTimestamp = column.type === 'timestamptz' || column.type === 'timestamp with time zone';
-    (entity as Record<string, unknown>)[column.propertyName] = isTimestamp && value != null ? new Date(value as string) : value;
+  const { target: entityClass, columns } = mappingOf(manager, target);
+  const entity = new entityClass() as Record<string, unknown>;
+  for (const { databaseName, propertyName, isTimestamp } of columns) {
+    const value = row[databaseName];
+    entity[propertyName] = isTimestamp && value != null ? new Date(value as string) : value;
   }
-  return entity;
+  return entity as T;
 }
 
 /**

@@ -4,6 +4,7 @@ import { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { ErrorRequestHandler } from 'express';
 import { DocumentNode, GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
@@ -99,6 +100,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     formatError: (formatted, error) => formatGraphQLError(formatted, error, development),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
+      // No cache hints are served; the default cache-control plugin would hook every resolved field.
+      ApolloServerPluginCacheControlDisabled(),
       {
         async requestDidStart() {
           return {
