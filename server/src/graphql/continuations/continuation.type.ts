@@ -8,7 +8,7 @@ import { OperationError } from '../common/operation-error.type';
 import { Run } from '../runs/run.type';
 import { Session } from '../sessions/session.type';
 
-@ObjectType({ description: "Why, when and by whom a predecessor was continued in a successor." })
+@ObjectType({ description: "Why, when and by whom a predecessor was continued in a successor.", simpleResolvers: true })
 export class ContinuationEdge {
   @Field(() => ID)
   id: string;
@@ -47,7 +47,7 @@ export class Handoff {
   cautions: string[];
 }
 
-@ObjectType({ description: 'One source a manifest names, and what became of it.' })
+@ObjectType({ description: 'One source a manifest names, and what became of it.', simpleResolvers: true })
 export class ManifestItem {
   @Field(() => SourceKind)
   kind: SourceKind;

@@ -1,7 +1,7 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { RunKind, RunStatus } from '../../domain/runs';
 
-@ObjectType({ description: 'One unit of agent work: a turn answering a user message, or delegated work.' })
+@ObjectType({ description: 'One unit of agent work: a turn answering a user message, or delegated work.', simpleResolvers: true })
 export class Run {
   @Field(() => ID)
   id: string;

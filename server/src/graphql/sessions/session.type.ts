@@ -2,7 +2,7 @@ import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { SessionKind, SessionStatus } from '../../domain/sessions';
 import { PageInfo } from '../common/page-info.type';
 
-@ObjectType({ description: 'A conversation: an immutable transcript plus its place in a lineage.' })
+@ObjectType({ description: 'A conversation: an immutable transcript plus its place in a lineage.', simpleResolvers: true })
 export class Session {
   @Field(() => ID)
   id: string;

@@ -3,7 +3,7 @@ import { EventKind } from '../../domain/transcript';
 import { PageInfo } from '../common/page-info.type';
 import { JSONScalar } from '../scalars';
 
-@ObjectType({ description: 'One entry of a transcript. Events are append-only: never updated, never deleted.' })
+@ObjectType({ description: 'One entry of a transcript. Events are append-only: never updated, never deleted.', simpleResolvers: true })
 export class Event {
   @Field(() => ID)
   id: string;
