@@ -103,7 +103,9 @@ export class AgentWorker {
     try {
       await this.runner.execute(run, lease, abort.signal);
     } catch (error) {
-      await this.afterFailure(run, lease, error);
+      // An abort while not stopping means the heartbeat found the lease gone: another worker has the run.
+      const leaseLost = error instanceof LeaseLost || (abort.signal.aborted && !this.stopping);
+      if (!leaseLost) await this.afterFailure(run, lease, error);
     } finally {
       clearInterval(heartbeat);
       this.inFlight.delete(run.id);
@@ -111,7 +113,6 @@ export class AgentWorker {
   }
 
   private async afterFailure(run: RunEntity, lease: Lease, error: unknown): Promise<void> {
-    if (error instanceof LeaseLost) return;
     if (this.stopping) {
       const released = await this.dataSource.transaction((manager) => releaseRun(manager, lease)).catch(() => null);
       if (released) this.notifier.runsChanged([released]);
