@@ -55,9 +55,9 @@ async function waitUntilHealthy(url: string, child: ChildProcess, output: () => 
 }
 
 /**
- * Starts the built API server on a free port with a fresh embedded database and a random admin
- * key, and resolves once `GET /healthz` answers 200. Throws when the server is not built, exits,
- * or does not become healthy in time.
+ * Starts the built API server on a free port with a fresh embedded database, a random admin key
+ * and the built-in agent, and resolves once `GET /healthz` answers 200. Throws when the server
+ * is not built, exits, or does not become healthy in time.
  */
 export async function startApiServer(): Promise<RunningApiServer> {
   if (!existsSync(SERVER_ENTRY)) {
@@ -77,6 +77,8 @@ export async function startApiServer(): Promise<RunningApiServer> {
       BOOTSTRAP_API_KEY: apiKey,
       DATABASE_URL: '',
       NODE_ENV: 'production',
+      // The deterministic agent: every message gets a predictable answer, whatever this shell configures.
+      MODEL_PROVIDER: 'builtin',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

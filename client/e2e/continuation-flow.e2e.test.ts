@@ -61,6 +61,22 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     return on.getByRole('log', { name: 'Transcript' });
   }
 
+  /**
+   * The assistant's answer to `message`: the built-in agent quotes the message it answers. A
+   * session is continued only between turns, so tests wait for it.
+   */
+  function answerTo(message: string, on: Page = page) {
+    return transcript(on)
+      .getByRole('listitem')
+      .filter({ has: on.getByText('Assistant', { exact: true }) })
+      .filter({ hasText: message });
+  }
+
+  /** A message of the person's own, not the answer quoting it. */
+  function messageInTranscript(text: string, on: Page = page) {
+    return transcript(on).getByText(text, { exact: true });
+  }
+
   async function createSessionWithMessages(title: string, messages: string[]): Promise<string> {
     const { createSession } = await queryApi<{ createSession: { id: string } }>(
       server,
@@ -100,8 +116,9 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     for (const message of ['Which tests still fail?', 'Now let us plan the deployment']) {
       await page.getByLabel('Message').fill(message);
       await page.getByRole('button', { name: 'Send' }).click();
-      await transcript().getByText(message).waitFor();
-      await page.getByRole('button', { name: 'Send' }).and(page.locator('[disabled]')).waitFor();
+      await messageInTranscript(message).waitFor();
+      await page.getByRole('button', { name: 'Send', exact: true }).and(page.locator('[disabled]')).waitFor();
+      await answerTo(message).waitFor();
     }
 
     await page.getByRole('button', { name: 'Continue in new session' }).click();
@@ -145,8 +162,10 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     await banner.getByText('Continued from “Plan the release”').waitFor();
     await banner.getByText(/You asked for it/).waitFor();
     await page.getByRole('heading', { name: 'Deployment plan' }).waitFor();
-    await transcript().getByText('Now let us plan the deployment').waitFor();
+    await messageInTranscript('Now let us plan the deployment').waitFor();
     await transcript().getByRole('link', { name: 'from “Plan the release”' }).waitFor();
+    // The successor's own first turn answers the replayed message there.
+    await answerTo('Now let us plan the deployment').waitFor();
     await screenshot('09-successor-banner');
   });
 
@@ -177,8 +196,9 @@ describe('a conversation continues in a fresh session, and every tab stays orien
 
     await manifest.getByRole('link', { name: 'Open source: the conversation so far' }).click();
     await page.waitForURL(/\?from=.+&to=.+/);
-    await page.getByText('Highlighting events 1–2, a cited source.').waitFor();
-    expect(await transcript().locator('.transcript-item-cited').count()).toBe(2);
+    // The whole conversation as it was confirmed: both messages and both answers.
+    await page.getByText('Highlighting events 1–4, a cited source.').waitFor();
+    expect(await transcript().locator('.transcript-item-cited').count()).toBe(4);
     expect(page.url().startsWith(predecessorUrl)).toBe(true);
     await screenshot('12-cited-range');
   });
@@ -193,17 +213,19 @@ describe('a conversation continues in a fresh session, and every tab stays orien
 
     const reader = await openPage();
     await reader.goto(`${server.url}/sessions/${longDiscussion}`);
-    await transcript(reader).getByText('Point 30 of the discussion').waitFor();
+    await messageInTranscript('Point 30 of the discussion', reader).waitFor();
+    // Turns run one at a time, in order: the last message answered, the session is between turns.
+    await answerTo('Point 30 of the discussion', reader).waitFor();
     await reader.locator('.transcript').evaluate((scroller) => {
       scroller.scrollTop = 0;
       scroller.dispatchEvent(new Event('scroll'));
     });
     const bystander = await openPage();
     await bystander.goto(`${server.url}/sessions/${elsewhere}`);
-    await transcript(bystander).getByText('Draft the notes').waitFor();
+    await answerTo('Draft the notes', bystander).waitFor();
     const follower = await openPage();
     await follower.goto(`${server.url}/sessions/${following}`);
-    await transcript(follower).getByText('Keep me posted').waitFor();
+    await answerTo('Keep me posted', follower).waitFor();
 
     await continueOverHttp(longDiscussion, 'Long discussion, part 2');
     const followedTo = await continueOverHttp(following, 'Follow along, part 2');
@@ -236,7 +258,8 @@ describe('a conversation continues in a fresh session, and every tab stays orien
       (url) => url.href !== predecessorUrl && url.href !== successorUrl && /\/sessions\/[^/?]+$/.test(url.pathname),
     );
     await page.getByRole('complementary', { name: 'Continuation' }).getByText('Continued from “Plan the release”').waitFor();
-    await transcript().getByText('Actually, fix the flaky tests first').waitFor();
+    await messageInTranscript('Actually, fix the flaky tests first').waitFor();
+    await answerTo('Actually, fix the flaky tests first').waitFor();
     await screenshot('15-branch-started');
 
     await page.getByRole('navigation', { name: 'Lineage' }).getByRole('link', { name: 'Plan the release' }).click();

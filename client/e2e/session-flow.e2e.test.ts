@@ -37,6 +37,14 @@ describe('a person signs in, starts a session and writes in it', () => {
     return page.getByRole('log', { name: 'Transcript' });
   }
 
+  /** The assistant's answer to `message`: the built-in agent quotes the message it answers. */
+  function answerTo(message: string) {
+    return transcript()
+      .getByRole('listitem')
+      .filter({ has: page.getByText('Assistant', { exact: true }) })
+      .filter({ hasText: message });
+  }
+
   it('signs in with the link the server prints and forgets the key in the address bar', async () => {
     await page.goto(`${server.url}/?key=${encodeURIComponent(server.apiKey)}`);
 
@@ -57,12 +65,16 @@ describe('a person signs in, starts a session and writes in it', () => {
     await screenshot('02-session-created');
   });
 
-  it('posts a message that shows in the transcript', async () => {
+  it('posts a message that shows in the transcript, and the assistant answers it', async () => {
     await page.getByLabel('Message').fill('Which tests still fail?');
     await page.getByRole('button', { name: 'Send' }).click();
 
-    await transcript().getByText('Which tests still fail?').waitFor();
+    await transcript().getByText('Which tests still fail?', { exact: true }).waitFor();
+    // The live echo may show the message before the post is answered; the composer clears then.
+    await page.getByRole('button', { name: 'Send', exact: true }).and(page.locator('[disabled]')).waitFor();
     expect(await page.getByLabel('Message').inputValue()).toBe('');
+    await answerTo('Which tests still fail?').waitFor();
+    await page.getByText('Thinking…').waitFor({ state: 'hidden' });
     await screenshot('03-message-posted');
   });
 
@@ -73,17 +85,21 @@ describe('a person signs in, starts a session and writes in it', () => {
       `mutation { postMessage(input: { sessionId: "${sessionId}", text: "Posted from another client" }) { __typename } }`,
     );
 
-    await transcript().getByText('Posted from another client').waitFor();
+    await transcript().getByText('Posted from another client', { exact: true }).waitFor();
+    await answerTo('Posted from another client').waitFor();
+    await page.getByText('Thinking…').waitFor({ state: 'hidden' });
     await screenshot('04-live-update');
   });
 
-  it('still shows both messages, each once, after a reload', async () => {
+  it('still shows both messages and their answers, each once, after a reload', async () => {
     await page.reload();
 
-    await transcript().getByText('Posted from another client').waitFor();
+    await answerTo('Posted from another client').waitFor();
     expect(await transcript().getByRole('listitem').allTextContents()).toEqual([
-      expect.stringContaining('Which tests still fail?'),
-      expect.stringContaining('Posted from another client'),
+      expect.stringMatching(/^You.*Which tests still fail\?$/),
+      expect.stringMatching(/^Assistant.*Which tests still fail\?/),
+      expect.stringMatching(/^You.*Posted from another client$/),
+      expect.stringMatching(/^Assistant.*Posted from another client/),
     ]);
     await screenshot('05-after-reload');
   });

@@ -16,6 +16,10 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 type Documents = {
     "\n  query Viewer {\n    viewer {\n      id\n      name\n    }\n  }\n": typeof types.ViewerDocument,
     "\n  fragment OperationErrorNoticeFields on OperationError {\n    code\n    message\n    details {\n      path\n      message\n    }\n  }\n": typeof types.OperationErrorNoticeFieldsFragmentDoc,
+    "\n  fragment RunState on Run {\n    id\n    kind\n    status\n    error\n  }\n": typeof types.RunStateFragmentDoc,
+    "\n  query SessionAgentState($id: ID!) {\n    session(id: $id) {\n      id\n      continuationSuggested\n      contextUsage {\n        tokens\n        windowTokens\n        threshold\n        share\n      }\n      runs(last: 10) {\n        ...RunState\n      }\n    }\n  }\n": typeof types.SessionAgentStateDocument,
+    "\n  subscription RunUpdated($sessionId: ID!) {\n    runUpdated(sessionId: $sessionId) {\n      ...RunState\n    }\n  }\n": typeof types.RunUpdatedDocument,
+    "\n  mutation RetryRun($runId: ID!) {\n    retryRun(runId: $runId) {\n      ...RunState\n    }\n  }\n": typeof types.RetryRunDocument,
     "\n  fragment SuccessorBanner on ContinuationEdge {\n    id\n    reason\n    createdAt\n    predecessor {\n      id\n      title\n    }\n  }\n": typeof types.SuccessorBannerFragmentDoc,
     "\n  subscription SessionContinued($sessionId: ID!) {\n    sessionContinued(sessionId: $sessionId) {\n      edge {\n        id\n      }\n      predecessor {\n        id\n        status\n        currentContinuation {\n          id\n          title\n          status\n        }\n        ...LineageControl\n      }\n      successor {\n        id\n        title\n      }\n    }\n  }\n": typeof types.SessionContinuedDocument,
     "\n  mutation ContinueSession($input: ContinueSessionInput!) {\n    continueSession(input: $input) {\n      __typename\n      ... on ContinueSessionSuccess {\n        edge {\n          id\n          predecessor {\n            id\n            status\n            currentContinuation {\n              id\n              title\n              status\n            }\n          }\n        }\n        successor {\n          id\n          title\n          origin {\n            id\n            currentContinuation {\n              id\n              title\n              status\n              lineage {\n                id\n              }\n            }\n          }\n        }\n      }\n      ... on OperationError {\n        ...OperationErrorNoticeFields\n      }\n    }\n  }\n": typeof types.ContinueSessionDocument,
@@ -31,13 +35,17 @@ type Documents = {
     "\n  query Sessions($first: Int!, $after: String) {\n    sessions(first: $first, after: $after, rootsOnly: true) {\n      edges {\n        cursor\n        node {\n          ...SessionSummary\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      totalCount\n    }\n  }\n": typeof types.SessionsDocument,
     "\n  fragment TranscriptEvent on Event {\n    id\n    seq\n    kind\n    text\n    data\n    toolCallId\n    tokenCount\n    createdAt\n    replayOf {\n      id\n      session {\n        id\n        title\n      }\n    }\n  }\n": typeof types.TranscriptEventFragmentDoc,
     "\n  query CitedRange($fromEventId: ID!, $toEventId: ID!) {\n    from: event(id: $fromEventId) {\n      id\n      seq\n      session {\n        id\n      }\n    }\n    to: event(id: $toEventId) {\n      id\n      seq\n      session {\n        id\n      }\n    }\n  }\n": typeof types.CitedRangeDocument,
-    "\n  subscription SessionEvents($sessionId: ID!) {\n    sessionEvents(sessionId: $sessionId) {\n      ...TranscriptEvent\n    }\n  }\n": typeof types.SessionEventsDocument,
+    "\n  subscription SessionEvents($sessionId: ID!, $afterSeq: Int) {\n    sessionEvents(sessionId: $sessionId, afterSeq: $afterSeq) {\n      ...TranscriptEvent\n    }\n  }\n": typeof types.SessionEventsDocument,
     "\n  mutation PostMessage($input: PostMessageInput!) {\n    postMessage(input: $input) {\n      __typename\n      ... on PostMessageSuccess {\n        event {\n          ...TranscriptEvent\n        }\n        session {\n          id\n          title\n          status\n          eventCount\n          tokenCount\n          continuedFrom {\n            id\n          }\n        }\n      }\n      ... on OperationError {\n        ...OperationErrorNoticeFields\n        currentContinuation {\n          id\n          title\n        }\n      }\n    }\n  }\n": typeof types.PostMessageDocument,
     "\n  query SessionTranscript($id: ID!, $last: Int!, $before: String) {\n    session(id: $id) {\n      id\n      kind\n      status\n      title\n      description\n      createdAt\n      eventCount\n      tokenCount\n      events(last: $last, before: $before) {\n        edges {\n          node {\n            ...TranscriptEvent\n          }\n        }\n        pageInfo {\n          hasPreviousPage\n          hasNextPage\n          startCursor\n          endCursor\n        }\n        totalCount\n      }\n    }\n  }\n": typeof types.SessionTranscriptDocument,
 };
 const documents: Documents = {
     "\n  query Viewer {\n    viewer {\n      id\n      name\n    }\n  }\n": types.ViewerDocument,
     "\n  fragment OperationErrorNoticeFields on OperationError {\n    code\n    message\n    details {\n      path\n      message\n    }\n  }\n": types.OperationErrorNoticeFieldsFragmentDoc,
+    "\n  fragment RunState on Run {\n    id\n    kind\n    status\n    error\n  }\n": types.RunStateFragmentDoc,
+    "\n  query SessionAgentState($id: ID!) {\n    session(id: $id) {\n      id\n      continuationSuggested\n      contextUsage {\n        tokens\n        windowTokens\n        threshold\n        share\n      }\n      runs(last: 10) {\n        ...RunState\n      }\n    }\n  }\n": types.SessionAgentStateDocument,
+    "\n  subscription RunUpdated($sessionId: ID!) {\n    runUpdated(sessionId: $sessionId) {\n      ...RunState\n    }\n  }\n": types.RunUpdatedDocument,
+    "\n  mutation RetryRun($runId: ID!) {\n    retryRun(runId: $runId) {\n      ...RunState\n    }\n  }\n": types.RetryRunDocument,
     "\n  fragment SuccessorBanner on ContinuationEdge {\n    id\n    reason\n    createdAt\n    predecessor {\n      id\n      title\n    }\n  }\n": types.SuccessorBannerFragmentDoc,
     "\n  subscription SessionContinued($sessionId: ID!) {\n    sessionContinued(sessionId: $sessionId) {\n      edge {\n        id\n      }\n      predecessor {\n        id\n        status\n        currentContinuation {\n          id\n          title\n          status\n        }\n        ...LineageControl\n      }\n      successor {\n        id\n        title\n      }\n    }\n  }\n": types.SessionContinuedDocument,
     "\n  mutation ContinueSession($input: ContinueSessionInput!) {\n    continueSession(input: $input) {\n      __typename\n      ... on ContinueSessionSuccess {\n        edge {\n          id\n          predecessor {\n            id\n            status\n            currentContinuation {\n              id\n              title\n              status\n            }\n          }\n        }\n        successor {\n          id\n          title\n          origin {\n            id\n            currentContinuation {\n              id\n              title\n              status\n              lineage {\n                id\n              }\n            }\n          }\n        }\n      }\n      ... on OperationError {\n        ...OperationErrorNoticeFields\n      }\n    }\n  }\n": types.ContinueSessionDocument,
@@ -53,7 +61,7 @@ const documents: Documents = {
     "\n  query Sessions($first: Int!, $after: String) {\n    sessions(first: $first, after: $after, rootsOnly: true) {\n      edges {\n        cursor\n        node {\n          ...SessionSummary\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n      totalCount\n    }\n  }\n": types.SessionsDocument,
     "\n  fragment TranscriptEvent on Event {\n    id\n    seq\n    kind\n    text\n    data\n    toolCallId\n    tokenCount\n    createdAt\n    replayOf {\n      id\n      session {\n        id\n        title\n      }\n    }\n  }\n": types.TranscriptEventFragmentDoc,
     "\n  query CitedRange($fromEventId: ID!, $toEventId: ID!) {\n    from: event(id: $fromEventId) {\n      id\n      seq\n      session {\n        id\n      }\n    }\n    to: event(id: $toEventId) {\n      id\n      seq\n      session {\n        id\n      }\n    }\n  }\n": types.CitedRangeDocument,
-    "\n  subscription SessionEvents($sessionId: ID!) {\n    sessionEvents(sessionId: $sessionId) {\n      ...TranscriptEvent\n    }\n  }\n": types.SessionEventsDocument,
+    "\n  subscription SessionEvents($sessionId: ID!, $afterSeq: Int) {\n    sessionEvents(sessionId: $sessionId, afterSeq: $afterSeq) {\n      ...TranscriptEvent\n    }\n  }\n": types.SessionEventsDocument,
     "\n  mutation PostMessage($input: PostMessageInput!) {\n    postMessage(input: $input) {\n      __typename\n      ... on PostMessageSuccess {\n        event {\n          ...TranscriptEvent\n        }\n        session {\n          id\n          title\n          status\n          eventCount\n          tokenCount\n          continuedFrom {\n            id\n          }\n        }\n      }\n      ... on OperationError {\n        ...OperationErrorNoticeFields\n        currentContinuation {\n          id\n          title\n        }\n      }\n    }\n  }\n": types.PostMessageDocument,
     "\n  query SessionTranscript($id: ID!, $last: Int!, $before: String) {\n    session(id: $id) {\n      id\n      kind\n      status\n      title\n      description\n      createdAt\n      eventCount\n      tokenCount\n      events(last: $last, before: $before) {\n        edges {\n          node {\n            ...TranscriptEvent\n          }\n        }\n        pageInfo {\n          hasPreviousPage\n          hasNextPage\n          startCursor\n          endCursor\n        }\n        totalCount\n      }\n    }\n  }\n": types.SessionTranscriptDocument,
 };
@@ -80,6 +88,22 @@ export function graphql(source: "\n  query Viewer {\n    viewer {\n      id\n   
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  fragment OperationErrorNoticeFields on OperationError {\n    code\n    message\n    details {\n      path\n      message\n    }\n  }\n"): (typeof documents)["\n  fragment OperationErrorNoticeFields on OperationError {\n    code\n    message\n    details {\n      path\n      message\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment RunState on Run {\n    id\n    kind\n    status\n    error\n  }\n"): (typeof documents)["\n  fragment RunState on Run {\n    id\n    kind\n    status\n    error\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query SessionAgentState($id: ID!) {\n    session(id: $id) {\n      id\n      continuationSuggested\n      contextUsage {\n        tokens\n        windowTokens\n        threshold\n        share\n      }\n      runs(last: 10) {\n        ...RunState\n      }\n    }\n  }\n"): (typeof documents)["\n  query SessionAgentState($id: ID!) {\n    session(id: $id) {\n      id\n      continuationSuggested\n      contextUsage {\n        tokens\n        windowTokens\n        threshold\n        share\n      }\n      runs(last: 10) {\n        ...RunState\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription RunUpdated($sessionId: ID!) {\n    runUpdated(sessionId: $sessionId) {\n      ...RunState\n    }\n  }\n"): (typeof documents)["\n  subscription RunUpdated($sessionId: ID!) {\n    runUpdated(sessionId: $sessionId) {\n      ...RunState\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RetryRun($runId: ID!) {\n    retryRun(runId: $runId) {\n      ...RunState\n    }\n  }\n"): (typeof documents)["\n  mutation RetryRun($runId: ID!) {\n    retryRun(runId: $runId) {\n      ...RunState\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -143,7 +167,7 @@ export function graphql(source: "\n  query CitedRange($fromEventId: ID!, $toEven
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription SessionEvents($sessionId: ID!) {\n    sessionEvents(sessionId: $sessionId) {\n      ...TranscriptEvent\n    }\n  }\n"): (typeof documents)["\n  subscription SessionEvents($sessionId: ID!) {\n    sessionEvents(sessionId: $sessionId) {\n      ...TranscriptEvent\n    }\n  }\n"];
+export function graphql(source: "\n  subscription SessionEvents($sessionId: ID!, $afterSeq: Int) {\n    sessionEvents(sessionId: $sessionId, afterSeq: $afterSeq) {\n      ...TranscriptEvent\n    }\n  }\n"): (typeof documents)["\n  subscription SessionEvents($sessionId: ID!, $afterSeq: Int) {\n    sessionEvents(sessionId: $sessionId, afterSeq: $afterSeq) {\n      ...TranscriptEvent\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,12 +1,15 @@
 import { ApolloLink } from '@apollo/client';
 import { MockLink, MockSubscriptionLink } from '@apollo/client/testing';
 import { MockedProvider } from '@apollo/client/testing/react';
-import { render, screen, within } from '@testing-library/react';
+import { expect } from '@jest/globals';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import { OperationTypeNode } from 'graphql';
 import { MemoryRouter, Route, Routes, useLocation, useParams } from 'react-router';
+import { defer, finalize } from 'rxjs';
 import { createCache } from '../app/cache';
 import type { SessionLineageQuery, SessionStatus, SessionTranscriptQuery, TranscriptEventFragment } from '../gql/graphql';
 import { SessionLineageQuery as SessionLineageDocument } from '../features/lineage/useSessionLineage';
+import { agentStateMock } from './agent-state-mocks';
 import { SessionPage } from '../features/transcript/SessionPage';
 import {
   SessionTranscriptQuery as SessionTranscriptDocument,
@@ -146,7 +149,7 @@ interface RenderOptions {
  * Renders the session page at `/sessions/session-1` (plus `search`), with queries and mutations
  * answered by `mocks` and the lineage query, `sessionEvents` pushed through `transcriptFeed` and
  * `sessionContinued` through `continuations`. Other sessions and the inspector render as a stub
- * naming the address.
+ * naming the address. `requestsAnswered` waits until no query or mutation is left unanswered.
  */
 export function renderSessionPage(
   mocks: MockLink.MockedResponse[],
@@ -154,13 +157,27 @@ export function renderSessionPage(
 ) {
   const transcriptFeed = new MockSubscriptionLink();
   const continuations = new MockSubscriptionLink();
+  // MockLink answers each request after its own random 20–50 ms: what the page shows says
+  // nothing about which of its other requests are still waiting for an answer.
+  let unanswered = 0;
+  const counted = new ApolloLink((operation, forward) =>
+    defer(() => {
+      unanswered += 1;
+      return forward(operation).pipe(
+        finalize(() => {
+          unanswered -= 1;
+        }),
+      );
+    }),
+  );
   const link = ApolloLink.split(
     ({ operationName }) => operationName === 'SessionContinued',
     continuations,
     ApolloLink.split(
       ({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION,
       transcriptFeed,
-      new MockLink([lineageMock(lineage), ...mocks]),
+      // The agent-state query is answered quietly unless `mocks` answer it first.
+      counted.concat(new MockLink([lineageMock(lineage), ...mocks, agentStateMock()])),
     ),
   );
   render(
@@ -174,7 +191,8 @@ export function renderSessionPage(
       </MemoryRouter>
     </MockedProvider>,
   );
-  return { transcriptFeed, continuations };
+  const requestsAnswered = () => waitFor(() => expect(unanswered).toBe(0));
+  return { transcriptFeed, continuations, requestsAnswered };
 }
 
 /** Waits for an event's text in the transcript (the composer may hold the same text). */

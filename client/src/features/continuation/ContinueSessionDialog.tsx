@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type FormEvent, type Ref } from 'react';
 import type { ContinueSessionMutation } from '../../gql/graphql';
 import { OperationErrorNotice, type OperationError } from '../../app/OperationErrorNotice';
 import { ContinuationPreview } from './ContinuationPreview';
@@ -13,11 +13,20 @@ type ContinueResult = ContinueSessionMutation['continueSession'];
 const DEFAULT_TOKEN_BUDGET = 8000;
 const MINIMUM_TOKEN_BUDGET = 64;
 
-interface ContinueSessionActionProps {
+interface ContinueSessionFields {
   session: { id: string; title: string; eventCount: number };
   /** Text of the session's latest user message: the default current request. */
   latestUserMessage: string;
   initiation: ContinuationInitiation;
+}
+
+/** Opens the dialog from elsewhere on the page, e.g. the advice to continue beside the composer. */
+export interface ContinueSessionHandle {
+  open(): void;
+}
+
+interface ContinueSessionActionProps extends ContinueSessionFields {
+  ref?: Ref<ContinueSessionHandle>;
 }
 
 type Problem = { kind: 'refused'; error: OperationError } | { kind: 'failed'; message: string };
@@ -42,7 +51,7 @@ function isComplete(draft: ContinuationDraft, tokenBudgetField: string): boolean
 }
 
 /** "Continue in new session": a person carries the conversation into a fresh successor. */
-export function ContinueSessionAction({ session, latestUserMessage, initiation }: ContinueSessionActionProps) {
+export function ContinueSessionAction({ session, latestUserMessage, initiation, ref }: ContinueSessionActionProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
   const titleId = useId();
@@ -53,6 +62,7 @@ export function ContinueSessionAction({ session, latestUserMessage, initiation }
     dialogRef.current?.showModal();
     setOpen(true);
   }
+  useImperativeHandle(ref, () => ({ open: openDialog }));
 
   return (
     <>
@@ -79,7 +89,7 @@ export function ContinueSessionAction({ session, latestUserMessage, initiation }
   );
 }
 
-interface ContinueSessionFormProps extends ContinueSessionActionProps {
+interface ContinueSessionFormProps extends ContinueSessionFields {
   titleId: string;
   /** Closes the dialog: on cancel, or once the successor exists. */
   onDone(): void;

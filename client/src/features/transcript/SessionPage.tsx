@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { formatCount, formatDateTime } from '../../app/format';
+import { AgentActivity } from '../agent/AgentActivity';
 import { ContinuationNotice } from '../continuation/ContinuationNotice';
-import { ContinueSessionAction } from '../continuation/ContinueSessionDialog';
+import { ContinueSessionAction, type ContinueSessionHandle } from '../continuation/ContinueSessionDialog';
 import { SuccessorBanner } from '../continuation/SuccessorBanner';
 import { isFollowedState, useContinuationFollower } from '../continuation/useContinuationFollower';
 import { LineageControl } from '../lineage/LineageControl';
@@ -27,9 +28,9 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const cited = citedEventIds(search);
   const citedRange = useCitedRange(sessionId, cited);
   const transcript = useSessionTranscript(sessionId);
-  const live = useLiveTranscript(sessionId);
-  const { lineage, error: lineageError } = useSessionLineage(sessionId);
   const { session, events, hasOlder, loadingOlder, olderError, loadOlder } = transcript;
+  const live = useLiveTranscript(sessionId, session ? (events.at(-1)?.seq ?? 0) : null);
+  const { lineage, error: lineageError } = useSessionLineage(sessionId);
 
   // Read when a continuation is announced; kept in refs so scrolling does not re-render the page.
   const atLiveEnd = useRef(cited === null);
@@ -42,6 +43,8 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
     atLiveEnd.current = following;
   }, []);
   const follower = useContinuationFollower(sessionId, isFollowingTranscript);
+  const continueAction = useRef<ContinueSessionHandle>(null);
+  const openContinueDialog = useCallback(() => continueAction.current?.open(), []);
 
   // Page back through the transcript until the cited range's first event is loaded.
   const firstLoadedSeq = events[0]?.seq;
@@ -71,6 +74,8 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   }
 
   const latestUserMessage = events.findLast((event) => event.kind === 'USER_MESSAGE');
+  // The dialog's default current request; without one there is nothing to continue yet.
+  const requestToContinue = session.status === 'ACTIVE' ? latestUserMessage?.text : undefined;
   const liveError = live.error ?? follower.error;
 
   return (
@@ -82,10 +87,11 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         {lineage && <LineageControl session={lineage} />}
         <div className="session-title-row">
           <h1>{session.title}</h1>
-          {session.status === 'ACTIVE' && latestUserMessage?.text && (
+          {requestToContinue && (
             <ContinueSessionAction
+              ref={continueAction}
               session={session}
-              latestUserMessage={latestUserMessage.text}
+              latestUserMessage={requestToContinue}
               initiation={follower.initiation}
             />
           )}
@@ -135,6 +141,9 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         citedRange={citedRange.status === 'found' ? citedRange.range : null}
         onFollowingChange={onFollowingChange}
       />
+      {session.status === 'ACTIVE' && (
+        <AgentActivity sessionId={session.id} onContinue={requestToContinue ? openContinueDialog : undefined} />
+      )}
       <Composer
         session={session}
         currentContinuation={lineage?.currentContinuation ?? null}

@@ -1,5 +1,4 @@
-import type { MockSubscriptionLink } from '@apollo/client/testing';
-import { beforeEach, describe, expect, it, jest } from '@jest/globals';
+import { beforeEach, describe, expect, it } from '@jest/globals';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { SESSION_ID, event, lineageShape, renderSessionPage, transcriptMock } from '../../../test/session-page-harness';
 import { CitedRangeQuery } from '../../transcript/cited-range';
@@ -7,15 +6,23 @@ import { rememberFollowed } from '../followed-continuations';
 
 const conversation = [event(1), event(2), event(3)];
 
-/** Announces a continuation once the page's sessionContinued subscription is in place (a result before it is lost). */
-async function announceContinuation(continuations: MockSubscriptionLink, edgeId = 'edge-5') {
+type RenderedPage = ReturnType<typeof renderSessionPage>;
+
+/**
+ * Continues the session on screen elsewhere, as the server announces it to the page. First the
+ * page must be fully loaded: its queries answer with the session as it was before, so an answer
+ * landing after the announcement would overwrite the continuation in the cache; and without its
+ * sessionContinued subscription in place the announcement would be lost.
+ */
+async function announceContinuation({ requestsAnswered, continuations }: RenderedPage, edgeId = 'edge-5') {
+  await requestsAnswered();
   await waitFor(() => expect(continuations.operation).toBeDefined());
   const successor = { __typename: 'Session' as const, id: 'session-5', title: 'Deploy the service' };
   const lineage = lineageShape(
     { currentContinuation: { ...successor, status: 'ACTIVE' as const } },
     { status: 'CONTINUED' },
   );
-  act(() =>
+  await act(async () => {
     continuations.simulateResult({
       result: {
         data: {
@@ -27,8 +34,10 @@ async function announceContinuation(continuations: MockSubscriptionLink, edgeId 
           },
         },
       },
-    }),
-  );
+    });
+    // simulateResult delivers on a zero-delay timer: let it fire inside act, so React applies what it causes.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
 }
 
 /** jsdom lays nothing out: give the transcript a height and scroll it to the top. */
@@ -40,19 +49,14 @@ function scrollTranscriptToTop() {
   fireEvent.scroll(scroller);
 }
 
-// About one full-suite run in eight, one of these tests misses the announced continuation: a race in
-// the mocked subscription harness that is not understood yet. Retries keep CI honest about real
-// failures (a broken guard fails every attempt) until that race is found.
-jest.retryTimes(2, { logErrorsBeforeRetry: true });
-
 beforeEach(() => window.sessionStorage.clear());
 
 describe('when the session on screen is continued elsewhere', () => {
   it('follows a reader at the live end, once, as a history push', async () => {
-    const { continuations } = renderSessionPage([transcriptMock({ events: conversation })]);
+    const page = renderSessionPage([transcriptMock({ events: conversation })]);
     await screen.findByRole('heading', { name: 'Plan the migration' });
 
-    await announceContinuation(continuations);
+    await announceContinuation(page);
 
     const landed = await screen.findByText('Opened session session-5');
     expect(JSON.parse(landed.getAttribute('data-state') ?? 'null')).toEqual({ followedContinuation: 'edge-5' });
@@ -60,27 +64,24 @@ describe('when the session on screen is continued elsewhere', () => {
   });
 
   it('tells a reader who scrolled away instead of moving them', async () => {
-    const { continuations } = renderSessionPage([transcriptMock({ events: conversation })]);
+    const page = renderSessionPage([transcriptMock({ events: conversation })]);
     await screen.findByRole('heading', { name: 'Plan the migration' });
 
     scrollTranscriptToTop();
-    await announceContinuation(continuations);
+    await announceContinuation(page);
 
     const notice = await screen.findByText(/This session was continued in “Deploy the service”/);
     expect(within(notice).getByRole('link', { name: 'Open' })).toHaveAttribute('href', '/sessions/session-5');
     expect(screen.queryByText(/Opened session/)).not.toBeInTheDocument();
     // The composer becomes the choice: nothing typed here can be appended silently any more.
-    // The head updates once the continued session is refetched: wait for it, not for the first render.
-    await waitFor(() =>
-      expect(screen.getByRole('link', { name: 'Open current continuation' })).toHaveAttribute('href', '/sessions/session-5'),
-    );
+    expect(screen.getByRole('link', { name: 'Open current continuation' })).toHaveAttribute('href', '/sessions/session-5');
 
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText(/This session was continued in/)).not.toBeInTheDocument();
   });
 
   it('tells a reader of a cited range instead of moving them', async () => {
-    const { continuations } = renderSessionPage(
+    const page = renderSessionPage(
       [
         transcriptMock({ events: conversation }),
         {
@@ -97,7 +98,7 @@ describe('when the session on screen is continued elsewhere', () => {
     );
     await screen.findByText('Highlighting events 1–2, a cited source.');
 
-    await announceContinuation(continuations);
+    await announceContinuation(page);
 
     expect(await screen.findByText(/This session was continued in “Deploy the service”/)).toBeInTheDocument();
     expect(screen.queryByText(/Opened session/)).not.toBeInTheDocument();
@@ -105,10 +106,10 @@ describe('when the session on screen is continued elsewhere', () => {
 
   it('does not bounce a reader who came back from a continuation they followed', async () => {
     rememberFollowed(window.sessionStorage, 'edge-5');
-    const { continuations } = renderSessionPage([transcriptMock({ events: conversation })]);
+    const page = renderSessionPage([transcriptMock({ events: conversation })]);
     await screen.findByRole('heading', { name: 'Plan the migration' });
 
-    await announceContinuation(continuations);
+    await announceContinuation(page);
 
     expect(await screen.findByRole('link', { name: 'Open current continuation' })).toBeInTheDocument();
     expect(screen.queryByText(/Opened session/)).not.toBeInTheDocument();

@@ -71,6 +71,19 @@ describe('live updates', () => {
     expect(transcriptTexts()).toEqual(['Message 1', 'Message 2', 'Answer from the agent']);
     expect(screen.getByText('3 events')).toBeInTheDocument();
   });
+
+  it('subscribes once, resuming after the last loaded event, so nothing appended meanwhile is lost', async () => {
+    const { transcriptFeed: live } = renderSessionPage([transcriptMock({ events: [event(1), event(2)] })]);
+    const subscribed: { operationName?: string; variables: Record<string, unknown> }[] = [];
+    live.onSetup(() => subscribed.push({ operationName: live.operation?.operationName, variables: live.operation!.variables }));
+    const resumed = { operationName: 'SessionEvents', variables: { sessionId: SESSION_ID, afterSeq: 2 } };
+    await waitFor(() => expect(subscribed).toContainEqual(resumed));
+
+    act(() => live.simulateResult({ result: { data: { sessionEvents: event(3, 'Appended while the page opened') } } }));
+
+    await findInTranscript('Appended while the page opened');
+    expect(subscribed.filter((operation) => operation.operationName === 'SessionEvents')).toEqual([resumed]);
+  });
 });
 
 describe('the composer', () => {

@@ -1,0 +1,147 @@
+import type { MockLink, MockSubscriptionLink } from '@apollo/client/testing';
+import { describe, expect, it } from '@jest/globals';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import type { FormattedExecutionResult } from 'graphql';
+import type { RunStateFragment } from '../../../gql/graphql';
+import { agentStateMock, runState, WINDOW_TOKENS, type AgentState } from '../../../test/agent-state-mocks';
+import { event, renderSessionPage, transcriptMock } from '../../../test/session-page-harness';
+import { RetryRunMutation } from '../useRetryRun';
+
+const conversation = [event(1, 'Plan the cut-over')];
+
+/** The session page over a server whose agent state is `server`, as the test changes it. */
+function renderWithAgent(server: AgentState, mocks: MockLink.MockedResponse[] = []) {
+  // The harness pushes every subscription but sessionContinued through one feed.
+  const { transcriptFeed: subscriptions } = renderSessionPage([
+    transcriptMock({ events: conversation }),
+    agentStateMock(() => server),
+    ...mocks,
+  ]);
+  return { subscriptions };
+}
+
+/**
+ * Pushes a run change to the page. A result simulated before the runUpdated subscription exists
+ * is lost: the panel subscribes as it mounts, and its meter shows only once its state has loaded.
+ */
+async function pushRun(subscriptions: MockSubscriptionLink, run: RunStateFragment) {
+  await screen.findByRole('meter');
+  act(() => subscriptions.simulateResult({ result: { data: { runUpdated: run } } }));
+}
+
+function retryRunMock(respond: (runId: string) => FormattedExecutionResult) {
+  const runIds: string[] = [];
+  const mock: MockLink.MockedResponse = {
+    request: { query: RetryRunMutation, variables: () => true },
+    result: (variables) => {
+      const runId = variables.runId as string;
+      runIds.push(runId);
+      return respond(runId);
+    },
+  };
+  return { mock, runIds };
+}
+
+const failed = runState({ status: 'FAILED', error: 'The model did not answer within 120 seconds.' });
+
+describe('the current turn', () => {
+  it('shows "Thinking…" politely while the turn is queued or running, and nothing once it answered', async () => {
+    const server: AgentState = { runs: [] };
+    const { subscriptions } = renderWithAgent(server);
+    await screen.findByRole('meter');
+    expect(screen.queryByText('Thinking…')).not.toBeInTheDocument();
+
+    await pushRun(subscriptions, runState({ status: 'QUEUED' }));
+    const thinking = await screen.findByText('Thinking…');
+    expect(thinking).toHaveAttribute('role', 'status');
+    expect(thinking).toHaveAttribute('aria-live', 'polite');
+
+    await pushRun(subscriptions, runState({ status: 'RUNNING' }));
+    expect(await screen.findByText('Thinking…')).toBeInTheDocument();
+
+    server.runs = [runState()];
+    await pushRun(subscriptions, runState());
+    await waitFor(() => expect(screen.queryByText('Thinking…')).not.toBeInTheDocument());
+  });
+
+  it('shows a turn that was already running when the page opened', async () => {
+    renderWithAgent({ runs: [runState({ id: 'run-0' }), runState({ status: 'RUNNING' })] });
+
+    expect(await screen.findByText('Thinking…')).toHaveAttribute('role', 'status');
+  });
+
+  it('shows why the turn failed, and Retry queues the same run again', async () => {
+    const server: AgentState = { runs: [failed] };
+    const { mock, runIds } = retryRunMock((runId) => ({ data: { retryRun: runState({ id: runId, status: 'QUEUED' }) } }));
+    renderWithAgent(server, [mock]);
+
+    expect(
+      await screen.findByText('The assistant could not answer: The model did not answer within 120 seconds.'),
+    ).toHaveAttribute('role', 'status');
+    const retry = screen.getByRole('button', { name: 'Retry' });
+    fireEvent.click(retry);
+    // Disabled while the request is on its way: a second click cannot queue the run twice.
+    expect(retry).toBeDisabled();
+
+    expect(await screen.findByText('Thinking…')).toBeInTheDocument();
+    expect(runIds).toEqual(['run-1']);
+    expect(screen.queryByRole('button', { name: /Retry/ })).not.toBeInTheDocument();
+    expect(screen.queryByText(/could not answer/)).not.toBeInTheDocument();
+  });
+
+  it('says why the server refused to retry, and shows the run as it is now', async () => {
+    const server: AgentState = { runs: [failed] };
+    const { mock, runIds } = retryRunMock(() => {
+      // Another tab retried it first, and it has answered since.
+      server.runs = [runState()];
+      return {
+        errors: [
+          {
+            message: 'Only a failed run can be retried: it succeeded, and its answer stands.',
+            extensions: { code: 'INVALID_INPUT' },
+          },
+        ],
+      };
+    });
+    renderWithAgent(server, [mock]);
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Retry' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The server refused to retry: Only a failed run can be retried: it succeeded, and its answer stands.',
+    );
+    expect(runIds).toEqual(['run-1']);
+    await waitFor(() => expect(screen.queryByText(/could not answer/)).not.toBeInTheDocument());
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
+  });
+});
+
+describe('the context meter', () => {
+  it('shows how much of the model’s context window the session fills', async () => {
+    renderWithAgent({ tokens: 3_277 });
+
+    const meter = await screen.findByRole('meter', { name: 'Context: 3,277 of 32,768 tokens (10%)' });
+    expect(meter).toHaveAttribute('value', '3277');
+    expect(meter).toHaveAttribute('max', String(WINDOW_TOKENS));
+  });
+
+  it('does not suggest continuing while the server does not advise it', async () => {
+    renderWithAgent({ tokens: 20_000, continuationSuggested: false });
+
+    await screen.findByRole('meter');
+    expect(screen.queryByText(/This conversation is getting long/)).not.toBeInTheDocument();
+  });
+
+  it('suggests continuing when the server advises it, and opens the continue dialog', async () => {
+    renderWithAgent({ tokens: 27_000, continuationSuggested: true });
+
+    expect(await screen.findByText(/This conversation is getting long:/)).toHaveTextContent(
+      'This conversation is getting long: continue in a new session',
+    );
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'continue in a new session' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Continue in new session' });
+    expect(dialog).toBeVisible();
+  });
+});
