@@ -4,6 +4,8 @@ import type { PlanRevisionEntity } from '../db/entities/plan-revision.entity';
 import type { EventEntity } from '../db/entities/event.entity';
 import type { ProjectionManifestEntity } from '../db/entities/projection-manifest.entity';
 import type { SessionEntity } from '../db/entities/session.entity';
+import { ErrorCode } from '../domain/errors';
+import { failureError } from './errors';
 import type { AccountService } from '../services/accounts.service';
 import type { ContinuationService } from '../services/continuations.service';
 import type { LineageService } from '../services/lineage.service';
@@ -73,4 +75,17 @@ export function createContext(viewer: Viewer, services: Services, pubSub: AppPub
 /** A subscription's context lives for many events: each event starts with empty caches, so nothing read is stale. */
 export function freshLoaders(ctx: Context): void {
   ctx.loaders = createLoaders(ctx.viewer, ctx.services);
+}
+
+/** The viewer's session a subscription names; NOT_FOUND, before anything is subscribed, when there is none. */
+export async function subscribedSession(ctx: Context, sessionId: string): Promise<SessionEntity> {
+  const session = await ctx.services.sessions.findSession(ctx.viewer, sessionId);
+  if (!session) {
+    throw failureError({
+      code: ErrorCode.NOT_FOUND,
+      message: 'No such session.',
+      details: [{ path: ['sessionId'], message: 'No such session.' }],
+    });
+  }
+  return session;
 }

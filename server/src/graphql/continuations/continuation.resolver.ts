@@ -2,13 +2,12 @@ import { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubscribeResolverData } from 'type-graphql';
 import { Actor } from '../../domain/continuations';
-import { ErrorCode } from '../../domain/errors';
 import type { ContinuationEdgeEntity } from '../../db/entities/continuation-edge.entity';
 import type { EventEntity } from '../../db/entities/event.entity';
 import type { ProjectionManifestEntity } from '../../db/entities/projection-manifest.entity';
 import type { SessionEntity } from '../../db/entities/session.entity';
-import { Context, freshLoaders } from '../context';
-import { failureError, toPayload } from '../errors';
+import { Context, freshLoaders, subscribedSession } from '../context';
+import { toPayload } from '../errors';
 import type { PublishedContinuation } from '../pubsub';
 import { JSONScalar } from '../scalars';
 import { Session } from '../sessions/session.type';
@@ -33,14 +32,7 @@ async function subscribeToContinuations({
   context,
 }: SubscribeResolverData<unknown, { sessionId?: string | null }, Context>) {
   if (args.sessionId == null) return context.pubSub.subscribe('ACCOUNT_CONTINUED', context.viewer.accountId);
-  const session = await context.services.sessions.findSession(context.viewer, args.sessionId);
-  if (!session) {
-    throw failureError({
-      code: ErrorCode.NOT_FOUND,
-      message: 'No such session.',
-      details: [{ path: ['sessionId'], message: 'No such session.' }],
-    });
-  }
+  const session = await subscribedSession(context, args.sessionId);
   return context.pubSub.subscribe('SESSION_CONTINUED', session.id);
 }
 

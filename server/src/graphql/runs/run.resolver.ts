@@ -1,23 +1,15 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubscribeResolverData } from 'type-graphql';
-import { ErrorCode } from '../../domain/errors';
 import type { RunEntity } from '../../db/entities/run.entity';
 import type { SessionEntity } from '../../db/entities/session.entity';
-import { Context, freshLoaders } from '../context';
-import { failureError, valueOrThrow } from '../errors';
+import { Context, freshLoaders, subscribedSession } from '../context';
+import { valueOrThrow } from '../errors';
 import { revivePublishedRun } from '../pubsub';
 import { Session } from '../sessions/session.type';
 import { Run } from './run.type';
 
 async function subscribeToRunUpdates({ args, context }: SubscribeResolverData<unknown, { sessionId: string }, Context>) {
-  const session = await context.services.sessions.findSession(context.viewer, args.sessionId);
-  if (!session) {
-    throw failureError({
-      code: ErrorCode.NOT_FOUND,
-      message: 'No such session.',
-      details: [{ path: ['sessionId'], message: 'No such session.' }],
-    });
-  }
+  const session = await subscribedSession(context, args.sessionId);
   const published = context.pubSub.subscribe('RUN_UPDATED', session.id)[Symbol.asyncIterator]();
   return {
     [Symbol.asyncIterator]() {

@@ -3,7 +3,7 @@ import type { SubscribeResolverData } from 'type-graphql';
 import { ErrorCode } from '../../domain/errors';
 import type { EventEntity } from '../../db/entities/event.entity';
 import type { SessionEntity } from '../../db/entities/session.entity';
-import { Context, freshLoaders } from '../context';
+import { Context, freshLoaders, subscribedSession } from '../context';
 import { failureError, toPayload, valueOrThrow } from '../errors';
 import { revivePublishedEvent } from '../pubsub';
 import { Session } from '../sessions/session.type';
@@ -22,14 +22,7 @@ async function subscribeToSessionEvents({
       details: [{ path: ['afterSeq'], message: 'afterSeq must not be negative.' }],
     });
   }
-  const session = await context.services.sessions.findSession(context.viewer, args.sessionId);
-  if (!session) {
-    throw failureError({
-      code: ErrorCode.NOT_FOUND,
-      message: 'No such session.',
-      details: [{ path: ['sessionId'], message: 'No such session.' }],
-    });
-  }
+  const session = await subscribedSession(context, args.sessionId);
   const published = context.pubSub.subscribe('SESSION_EVENT', session.id)[Symbol.asyncIterator]();
   const live: AsyncIterator<EventEntity> = {
     next: async () => {
