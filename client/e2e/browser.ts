@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 /** The distribution's Chromium; tests never download a browser. */
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -36,4 +36,13 @@ export async function launchBrowser(): Promise<Browser> {
       await rm(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Collects what a page reports as errors (uncaught exceptions, console errors) into `errors`. */
+export function collectErrors(page: Page, errors: string[]): Page {
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  return page;
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { queryApi, startApiServer, type RunningApiServer } from './api-server';
-import { launchBrowser, type Browser } from './browser';
+import { collectErrors, launchBrowser, type Browser } from './browser';
 
 const SCREENSHOTS = path.join(__dirname, 'screenshots');
 
@@ -29,17 +29,8 @@ describe('a conversation continues in a fresh session, and every tab stays orien
   let predecessorUrl: string;
   let successorUrl: string;
 
-  function watchErrors(watched: Page) {
-    watched.on('pageerror', (error) => browserErrors.push(error.message));
-    watched.on('console', (message) => {
-      if (message.type() === 'error') browserErrors.push(message.text());
-    });
-  }
-
   async function openPage(): Promise<Page> {
-    const opened = await browser.context.newPage();
-    watchErrors(opened);
-    return opened;
+    return collectErrors(await browser.context.newPage(), browserErrors);
   }
 
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { queryApi, startApiServer, type RunningApiServer } from './api-server';
-import { launchBrowser, type Browser } from './browser';
+import { collectErrors, launchBrowser, type Browser } from './browser';
 
 const SCREENSHOTS = path.join(__dirname, 'screenshots');
 
@@ -17,11 +17,7 @@ describe('a person signs in, starts a session and writes in it', () => {
     server = await startApiServer();
     viewerName = (await queryApi<{ viewer: { name: string } }>(server, '{ viewer { name } }')).viewer.name;
     browser = await launchBrowser();
-    page = await browser.context.newPage();
-    page.on('pageerror', (error) => browserErrors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') browserErrors.push(message.text());
-    });
+    page = collectErrors(await browser.context.newPage(), browserErrors);
   });
 
   afterAll(async () => {
