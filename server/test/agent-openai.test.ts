@@ -1,5 +1,6 @@
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { DEFAULT_AGENT_CONFIG } from '../src/config';
+import { AGENT_TOOLS } from '../src/services/continuations.service';
 import { GraphQLTestClient } from './helpers/graphql-client';
 import { createSession } from './helpers/continuations';
 import { FakeOpenAI, startFakeOpenAI } from './helpers/fake-openai';
@@ -62,15 +63,10 @@ describe('the runtime with an OpenAI-compatible model', () => {
     ]);
     const request = fake.requests[before];
     expect(request.model).toBe('test-model');
-    expect(request.tools!.map((tool) => (tool as { function: { name: string } }).function.name)).toEqual([
-      'continue_session',
-      'read_events',
-      'read_manifest',
-      'read_resource',
-      'read_memory',
-      'walk_lineage',
-      'delegate',
-    ]);
+    const offered = request.tools!.map((tool) => (tool as { function: { name: string } }).function.name);
+    expect(offered).toEqual(['continue_session', 'read_events', 'read_manifest', 'read_resource', 'read_memory', 'walk_lineage', 'delegate']);
+    // A successor's identity names the same tools.
+    expect(AGENT_TOOLS).toEqual(offered);
     expect(request.messages[0]).toMatchObject({ role: 'system' });
     expect(String(request.messages[0].content)).toMatch(/Context usage: \d+ of 32768 tokens \(0%\); a continuation is advised from 80%/);
     expect(request.messages.slice(1)).toEqual([{ role: 'user', content: 'Where should the roses go?' }]);
