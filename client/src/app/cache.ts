@@ -1,6 +1,20 @@
-import { InMemoryCache } from '@apollo/client';
+import { InMemoryCache, type FieldFunctionOptions, type Reference } from '@apollo/client';
 import { relayStylePagination } from '@apollo/client/utilities';
 import { transcriptEventsPolicy } from '../features/transcript/transcript.cache';
+
+/**
+ * A continued session never becomes active again, and never continues in itself again. An answer
+ * read before a continuation can land after its announcement; it must not undo what the cache
+ * already knows.
+ */
+function keepContinued(existing: string | undefined, incoming: string): string {
+  return existing === 'CONTINUED' && incoming === 'ACTIVE' ? existing : incoming;
+}
+
+/** The end of the newest chain is never itself continued: an answer naming a continued session is stale. */
+function keepContinuation(existing: Reference | undefined, incoming: Reference, { readField }: FieldFunctionOptions): Reference {
+  return existing !== undefined && readField<string>('status', incoming) === 'CONTINUED' ? existing : incoming;
+}
 
 /** The normalized cache with the pagination rules of the app's connections. */
 export function createCache(): InMemoryCache {
@@ -14,6 +28,8 @@ export function createCache(): InMemoryCache {
       Session: {
         fields: {
           events: transcriptEventsPolicy,
+          status: { merge: keepContinued },
+          currentContinuation: { merge: keepContinuation },
         },
       },
     },
