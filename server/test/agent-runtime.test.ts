@@ -111,11 +111,12 @@ describe('the agent runtime with the built-in agent', () => {
     await settledRuns(client, topical);
     const continued = await sessionOf(client, topical);
     expect(continued.continuations).toMatchObject([{ reason: 'TOPIC_CHANGE' }]);
-    const successorEvents = await eventsOf(client, continued.continuations[0].successor.id);
-    await settledRuns(client, continued.continuations[0].successor.id);
-    expect((await eventsOf(client, continued.continuations[0].successor.id)).map((event) => event.kind)).toEqual([
-      ...successorEvents.slice(0, 2).map((event) => event.kind),
-      'ASSISTANT_MESSAGE',
+    const successor = continued.continuations[0].successor.id;
+    await settledRuns(client, successor);
+    expect((await eventsOf(client, successor)).map((event) => [event.kind, event.text])).toEqual([
+      ['CONTINUATION', 'Continued from "Garden"'],
+      ['USER_MESSAGE', 'Compare mortgage interest rates between banks quarterly.'],
+      ['ASSISTANT_MESSAGE', 'Noted: "Compare mortgage interest rates between banks quarterly.".'],
     ]);
   });
 

@@ -147,23 +147,24 @@ export class TurnRunner {
       ...(manifest ? projectedMessages(manifest.context) : []),
       ...transcriptMessages([...inherited, ...own]),
     ];
-    const [earlier, plan, pending, first] = await Promise.all([
+    // The range a handoff would cite: the session's first event through the one before the message.
+    const citable = trigger && trigger.seq > 1 ? [1, trigger.seq - 1] : [];
+    const [earlier, plan, pending, bounds] = await Promise.all([
       manager.query(
         `SELECT text FROM events WHERE session_id = $1 AND kind = 'USER_MESSAGE' AND seq < $2 ORDER BY seq DESC LIMIT $3`,
         [session.id, throughSeq, EARLIER_USER_MESSAGES],
       ) as Promise<{ text: string }[]>,
       latestPlan(manager, session.id),
       manager.find(RunEntity, { where: { sessionId: session.id, kind: RunKind.DELEGATED, status: In(ACTIVE_RUN_STATUSES) } }),
-      manager.findOneBy(EventEntity, { sessionId: session.id, seq: 1 }),
+      citable.length ? manager.find(EventEntity, { where: { sessionId: session.id, seq: In(citable) }, order: { seq: 'ASC' } }) : [],
     ]);
-    const beforeTrigger = trigger && trigger.seq > 1 ? await manager.findOneBy(EventEntity, { sessionId: session.id, seq: trigger.seq - 1 }) : null;
     const facts: TurnFacts = {
       sessionId: session.id,
       sessionTitle: session.title,
       sessionKind: session.kind,
       userMessage: trigger ? { id: trigger.id, seq: trigger.seq, text: trigger.text ?? '', replayed: trigger.replayOfId !== null } : null,
       earlierUserMessages: earlier.map((row) => row.text).reverse(),
-      citableRange: first && beforeTrigger ? { fromEventId: first.id, toEventId: beforeTrigger.id } : null,
+      citableRange: bounds.length ? { fromEventId: bounds[0].id, toEventId: bounds[bounds.length - 1].id } : null,
       contextUsage: usage,
       openPlan: plan && !plan.closed ? { revision: plan.revision, steps: plan.steps.map(({ title, status }) => ({ title, status })) } : null,
       pendingRunIds: pending.map((pendingRun) => pendingRun.id),

@@ -4,7 +4,7 @@ import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { isId } from '../domain/ids';
 import { RunStatus } from '../domain/runs';
 import { RunEntity } from '../db/entities/run.entity';
-import { entityFromRow, returnedRows } from '../db/rows';
+import { requeueFailedRun } from '../db/repositories/run.repository';
 import { alignOne } from './batch';
 import { ChangeNotifier } from './notifications';
 import { Viewer } from './viewer';
@@ -29,17 +29,10 @@ export class RunService {
   async retryRun(viewer: Viewer, runId: string): Promise<Outcome<RunEntity>> {
     const path = ['runId'];
     if (!isId(runId)) return fail(ErrorCode.NOT_FOUND, 'No such run.', [{ path, message: 'No such run.' }]);
-    const rows = returnedRows(
-      await this.dataSource.query(
-        `UPDATE runs SET status = 'QUEUED', error = NULL, lease_owner = NULL, lease_expires_at = NULL, finished_at = NULL, updated_at = now()
-         WHERE id = $1 AND account_id = $2 AND status = 'FAILED' RETURNING *`,
-        [runId, viewer.accountId],
-      ),
-    );
-    if (rows.length > 0) {
-      const run = entityFromRow(this.dataSource.manager, RunEntity, rows[0]);
-      this.notifier.runsChanged([run]);
-      return succeed(run);
+    const requeued = await requeueFailedRun(this.dataSource.manager, viewer.accountId, runId);
+    if (requeued) {
+      this.notifier.runsChanged([requeued]);
+      return succeed(requeued);
     }
     const run = await this.dataSource.manager.findOneBy(RunEntity, { id: runId, accountId: viewer.accountId });
     if (!run) return fail(ErrorCode.NOT_FOUND, 'No such run.', [{ path, message: 'No such run.' }]);
