@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { CountingEventTarget } from './pubsub';
 
@@ -5,22 +6,35 @@ const CHANNEL = 'session_continuation_pubsub';
 /** PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more. */
 const MAX_PAYLOAD_BYTES = 7_900;
 
-/** Shrinks a payload too large for a notification; `restore` gets it back on the receiving side. */
+/**
+ * How a publish crosses processes: `compact` shrinks what is announced (an id instead of a whole
+ * event), `restore` gets it back in a process whose subscribers want it.
+ */
 export interface PayloadCodec {
   compact(topic: string, detail: unknown): unknown;
   restore(topic: string, compacted: unknown): Promise<unknown>;
 }
 
+interface Announcement {
+  /** The process that published it: it delivered to its own subscribers already. */
+  from: string;
+  type: string;
+  compacted: unknown;
+}
+
 /**
- * An event target shared by every server process on one PostgreSQL, through LISTEN/NOTIFY:
- * a publish in any process reaches the subscribers of all of them, its own included (they hear
- * it back from the database like everyone else). One connection per process sends and listens,
- * so a process's notifications arrive in the order it sent them.
+ * An event target shared by every server process on one PostgreSQL, through LISTEN/NOTIFY.
+ * A publish reaches this process's subscribers at once, from memory, and is announced to the
+ * other processes in compact form; a process restores an announcement only when it has
+ * subscribers for that topic, and delivers in the order they were announced.
+ * One connection per process sends and listens.
  */
 export class PostgresEventTarget extends CountingEventTarget {
+  private readonly processId = randomUUID();
   private sending: Promise<unknown> = Promise.resolve();
   /** Payloads waiting for the connection: sent together, one round trip for all. */
   private queued: string[] = [];
+  private delivering: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly client: Client,
@@ -42,10 +56,13 @@ export class PostgresEventTarget extends CountingEventTarget {
   }
 
   dispatchEvent(event: Event): boolean {
+    super.dispatchEvent(event);
     const { type, detail } = event as CustomEvent;
-    let payload = JSON.stringify({ type, detail });
+    const announcement: Announcement = { from: this.processId, type, compacted: this.codec.compact(type, detail) };
+    const payload = JSON.stringify(announcement);
     if (Buffer.byteLength(payload, 'utf8') > MAX_PAYLOAD_BYTES) {
-      payload = JSON.stringify({ type, compacted: this.codec.compact(type, detail) });
+      console.error(`A publish on ${type} is too large to announce to other processes; their subscribers miss it.`);
+      return true;
     }
     this.queued.push(payload);
     if (this.queued.length === 1) {
@@ -72,18 +89,16 @@ export class PostgresEventTarget extends CountingEventTarget {
   }
 
   private receive(payload: string): void {
-    const message = JSON.parse(payload) as { type: string; detail?: unknown; compacted?: unknown };
-    const deliver = (detail: unknown) => super.dispatchEvent(new CustomEvent(message.type, { detail }));
-    if (!('compacted' in message)) {
-      deliver(message.detail);
-      return;
-    }
-    // Subscribers tolerate a late event: the transcript stream fills gaps from the database.
-    this.codec.restore(message.type, message.compacted).then(
-      (detail) => {
-        if (detail != null) deliver(detail);
-      },
-      (error) => console.error('Restoring a published payload failed:', error),
-    );
+    const { from, type, compacted } = JSON.parse(payload) as Announcement;
+    if (from === this.processId || !this.hasListeners(type)) return;
+    this.delivering = this.delivering
+      .then(() => this.codec.restore(type, compacted))
+      .then(
+        (detail) => {
+          if (detail != null) super.dispatchEvent(new CustomEvent(type, { detail }));
+        },
+        // Subscribers tolerate a missing event: the transcript stream fills gaps from the database.
+        (error) => console.error('Restoring a published payload failed:', error),
+      );
   }
 }

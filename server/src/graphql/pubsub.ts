@@ -45,6 +45,11 @@ export class CountingEventTarget extends EventTarget {
     super.removeEventListener(...args);
   }
 
+  /** Whether anything listens to one event type, e.g. `SESSION_CONTINUED:<sessionId>`. */
+  protected hasListeners(type: string): boolean {
+    return (this.listeners.get(type) ?? 0) > 0;
+  }
+
   /** Listeners of one topic and id, e.g. `listenerCount('SESSION_CONTINUED', sessionId)`. */
   listenerCount(topic: keyof Topics, id: string): number {
     return this.listeners.get(`${topic}:${id}`) ?? 0;
@@ -86,8 +91,8 @@ export function revivePublishedRun(run: PublishedRun): RunEntity {
 }
 
 /**
- * A publish payload made small enough to cross processes: only a transcript event can be large
- * (its text), and it travels as its identity, read back from the database on arrival.
+ * A publish as announced to other processes: a transcript event, which can be large (its text),
+ * travels as its identity and is read back from the database where someone subscribes to it.
  */
 export function compactPayload(topic: string, detail: unknown): unknown {
   if (!topic.startsWith('SESSION_EVENT:')) return detail;
