@@ -3,6 +3,7 @@ import { DataSource, Logger } from 'typeorm';
 import { entities } from './entities';
 import { migrations } from './migrations';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
+import { keepPreparedStatements } from './prepared';
 
 export interface DatabaseOptions {
   /** A `postgres://` URL; when absent, the embedded database in `dataDir` is used. */
@@ -119,6 +120,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
   }
 
+  if (!embedded) keepPreparedStatements(dataSource);
   return { dataSource, embedded: embedded !== null, close: closeAll, queryCount: () => queryCounter.queries };
 }
 

@@ -26,6 +26,13 @@ function mappingOf(manager: EntityManager, target: EntityTarget<ObjectLiteral>) 
   return mapping;
 }
 
+/** The table's columns as a SELECT list, e.g. `event.id, event.seq, ...` with `alias`. */
+export function columnList(manager: EntityManager, target: EntityTarget<ObjectLiteral>, alias?: string): string {
+  return mappingOf(manager, target)
+    .columns.map(({ databaseName }) => (alias ? `${alias}.${databaseName}` : databaseName))
+    .join(', ');
+}
+
 /**
  * An entity from a raw row (or a row_to_json object) of its table: column names mapped to
  * properties, timestamps to Dates. Lets hand-written SQL fetch several things in one round trip.

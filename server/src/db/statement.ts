@@ -1,8 +1,10 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { preparedQuery } from './prepared';
 
 /**
  * Builds one SQL statement from several data-modifying parts. PostgreSQL runs them together and
  * checks foreign keys at the end, so rows that reference each other can go in one round trip.
+ * Its shape follows the row counts, which vary little, so it is kept prepared.
  */
 export class CombinedStatement {
   private readonly parameters: unknown[] = [];
@@ -47,6 +49,6 @@ export class CombinedStatement {
     if (this.parts.length === 0) return;
     const [last, ...before] = [...this.parts].reverse();
     const ctes = before.reverse().map((part, index) => `write_${index} AS (${part})`);
-    await this.manager.query(ctes.length ? `WITH ${ctes.join(', ')} ${last}` : last, this.parameters);
+    await preparedQuery(this.manager, ctes.length ? `WITH ${ctes.join(', ')} ${last}` : last, this.parameters);
   }
 }

@@ -50,7 +50,8 @@ import { queuedRun } from '../db/repositories/run.repository';
 import { resolveMemorySource, resolveResourceSource } from './resources.service';
 import { ContinuationSnapshot, continuationSnapshot } from '../db/repositories/continuation.repository';
 import { chainEvents, lockSession } from '../db/repositories/transcript.repository';
-import { entityFromRow } from '../db/rows';
+import { preparedQuery } from '../db/prepared';
+import { columnList, entityFromRow } from '../db/rows';
 import { CombinedStatement } from '../db/statement';
 import { ChangeNotifier } from './notifications';
 import { Viewer } from './viewer';
@@ -143,8 +144,9 @@ function eventReader(manager: EntityManager): ProjectionSourceReader {
   return {
     async eventsInRanges(ranges) {
       const conditions = ranges.map((_, index) => `(session_id = $${3 * index + 1} AND seq BETWEEN $${3 * index + 2} AND $${3 * index + 3})`);
-      const rows: Record<string, unknown>[] = await manager.query(
-        `SELECT * FROM events WHERE ${conditions.join(' OR ')} ORDER BY session_id, seq`,
+      const rows = await preparedQuery(
+        manager,
+        `SELECT ${columnList(manager, EventEntity)} FROM events WHERE ${conditions.join(' OR ')} ORDER BY session_id, seq`,
         ranges.flatMap((range) => [range.sessionId, range.fromSeq, range.toSeq]),
       );
       const events = rows.map((row) => projected(entityFromRow(manager, EventEntity, row)));

@@ -2,6 +2,7 @@ import { EntityManager } from 'typeorm';
 import { ACTIVE_RUN_STATUSES } from '../../domain/runs';
 import { EventEntity } from '../entities/event.entity';
 import { RunEntity } from '../entities/run.entity';
+import { preparedQuery } from '../prepared';
 import { entityFromRow } from '../rows';
 
 /** What a continuation checks of its predecessor, its cited events and its account, read in one round trip. */
@@ -22,12 +23,22 @@ export interface ContinuationSnapshot {
   recentContinuations: number;
 }
 
+interface SnapshotRow {
+  earlier_edge_id: string | null;
+  latest_user_message: Record<string, unknown> | null;
+  active_runs: Record<string, unknown>[];
+  unresolved_tool_call_id: string | null;
+  cited_events: Record<string, unknown>[];
+  recent_continuations: number;
+}
+
 /** Run after the predecessor is locked, so that it sees whatever a call that held the lock before committed. */
 export async function continuationSnapshot(
   manager: EntityManager,
   query: { accountId: string; sessionId: string; idempotencyKey: string; eventIds: string[]; since: Date },
 ): Promise<ContinuationSnapshot> {
-  const [row] = await manager.query(
+  const [row] = await preparedQuery<SnapshotRow[]>(
+    manager,
     `SELECT
        (SELECT edge.id FROM continuation_edges edge
         WHERE edge.account_id = $1 AND edge.idempotency_key = $3) AS earlier_edge_id,
@@ -53,9 +64,9 @@ export async function continuationSnapshot(
   return {
     earlierEdgeId: row.earlier_edge_id,
     latestUserMessage: row.latest_user_message ? entityFromRow(manager, EventEntity, row.latest_user_message) : null,
-    activeRuns: (row.active_runs as Record<string, unknown>[]).map((run) => entityFromRow(manager, RunEntity, run)),
+    activeRuns: row.active_runs.map((run) => entityFromRow(manager, RunEntity, run)),
     unresolvedToolCallId: row.unresolved_tool_call_id,
-    citedEvents: (row.cited_events as Record<string, unknown>[]).map((event) => entityFromRow(manager, EventEntity, event)),
+    citedEvents: row.cited_events.map((event) => entityFromRow(manager, EventEntity, event)),
     recentContinuations: row.recent_continuations,
   };
 }

@@ -3,7 +3,8 @@ import { EntityManager } from 'typeorm';
 import { EventKind, eventHash, eventTokenCount } from '../../domain/transcript';
 import { EventEntity } from '../entities/event.entity';
 import { SessionEntity } from '../entities/session.entity';
-import { entityFromRow } from '../rows';
+import { preparedQuery } from '../prepared';
+import { columnList, entityFromRow } from '../rows';
 
 /** What a caller supplies to append one event; seq, hash, token count and time are assigned here. */
 export interface EventDraft {
@@ -21,8 +22,9 @@ export interface EventDraft {
  * what keeps `seq` gap-free and the hash chain linear under concurrent writers.
  */
 export async function lockSession(manager: EntityManager, accountId: string, sessionId: string): Promise<SessionEntity | null> {
-  const rows: Record<string, unknown>[] = await manager.query(
-    'SELECT * FROM sessions WHERE id = $1 AND account_id = $2 FOR UPDATE',
+  const rows = await preparedQuery(
+    manager,
+    `SELECT ${columnList(manager, SessionEntity)} FROM sessions WHERE id = $1 AND account_id = $2 FOR UPDATE`,
     [sessionId, accountId],
   );
   return rows.length ? entityFromRow(manager, SessionEntity, rows[0]) : null;

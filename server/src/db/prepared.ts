@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+
+/** Data sources whose connections keep prepared statements: PostgreSQL servers. */
+const preparing = new WeakSet<DataSource>();
+
+/**
+ * Lets `preparedQuery` keep statements on this data source's connections. Not for the embedded
+ * database: its single backend outlives the pooled connection, so a reconnect would find the
+ * statement names already taken.
+ */
+export function keepPreparedStatements(dataSource: DataSource): void {
+  preparing.add(dataSource);
+}
+
+const names = new Map<string, string>();
+const NAMES_KEPT = 1_000;
+
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    if (names.size >= NAMES_KEPT) names.clear();
+    name = `sc_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * A parameterized query that PostgreSQL parses and plans once per connection and then only
+ * binds: for hot statements of a few fixed shapes. Its text must name its columns rather than
+ * select `*`, so that a migration adding a column cannot change the result of a kept statement.
+ */
+export function preparedQuery<T = Record<string, unknown>[]>(manager: EntityManager, text: string, values: unknown[]): Promise<T> {
+  if (!preparing.has(manager.connection)) return manager.query(text, values);
+  // TypeORM passes the query through to `pg`, which parses a named statement once per connection.
+  return manager.query({ name: statementName(text), text } as unknown as string, values);
+}
