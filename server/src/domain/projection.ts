@@ -3,7 +3,7 @@ import { canonicalJson } from './canonical-json';
 import { Handoff, SourceInput, SourceKind, TransferredState } from './continuations';
 import { ErrorCode, Outcome, fail, succeed } from './errors';
 import { PlanStep, renderPlan } from './plans';
-import { countTokens, TOKENIZER } from './tokens';
+import { CountedText, countJoinedTokens, countTokens, TOKENIZER } from './tokens';
 
 /** Names the rules below; stored in every manifest so that old manifests stay explainable. */
 export const COMPILER_VERSION = 'projection-compiler/1';
@@ -341,31 +341,36 @@ export async function compileProjection(
     );
   }
 
-  const included = new Map<Candidate, string>();
-  const assemble = () => assembleContext(fixed, candidates, included, summaryHandle, request.tokenBudget - fixedTokens);
+  const included = new Map<Candidate, CountedText>();
+  const handles = new Map(candidates.map((candidate) => [candidate, { text: candidate.handle, tokens: countTokens(candidate.handle) }]));
+  const assemble = () =>
+    assembleContext(fixed, candidates, included, handles, { text: summaryHandle, tokens: countTokens(summaryHandle) }, request.tokenBudget - fixedTokens);
   let remaining = request.tokenBudget - minimum;
-  const handleTokens = candidates.map((candidate) => countTokens(candidate.handle) + 1);
+  // Each handle costs a line break as well.
+  const handleTokens = candidates.map((candidate) => handles.get(candidate)!.tokens + 1);
   let reserved = handleTokens.reduce((sum, tokens) => sum + tokens, 0);
   for (const [index, candidate] of candidates.entries()) {
     const available = remaining - Math.max(0, reserved - handleTokens[index]);
     if (!candidate.unavailable && candidate.minimumTokens <= available) {
       const text = await candidate.load();
-      const cost = countTokens(text) + 1;
-      if (cost <= available) {
-        included.set(candidate, text);
-        remaining -= cost;
+      const tokens = countTokens(text);
+      if (tokens + 1 <= available) {
+        included.set(candidate, { text, tokens });
+        remaining -= tokens + 1;
       }
     }
     reserved -= handleTokens[index];
   }
 
   // Joining texts can merge tokens at the seams; verify the real count and shed from the end.
+  const contextTokens = (compiled: CompiledSection[]) =>
+    countJoinedTokens(compiled.map((section) => ({ text: section.text, tokens: section.tokenCount })), SECTION_SEPARATOR);
   let sections = assemble();
-  let tokenCost = countTokens(sections.map((section) => section.text).join(SECTION_SEPARATOR));
+  let tokenCost = contextTokens(sections);
   while (tokenCost > request.tokenBudget && included.size > 0) {
     included.delete([...included.keys()].pop() as Candidate);
     sections = assemble();
-    tokenCost = countTokens(sections.map((section) => section.text).join(SECTION_SEPARATOR));
+    tokenCost = contextTokens(sections);
   }
 
   const items: ManifestItem[] = [
@@ -488,33 +493,35 @@ function sourceCandidate(
 function assembleContext(
   fixed: CompiledSection[],
   candidates: Candidate[],
-  included: Map<Candidate, string>,
-  summaryHandle: string,
+  included: Map<Candidate, CountedText>,
+  handles: Map<Candidate, CountedText>,
+  summaryHandle: CountedText,
   optionalBudget: number,
 ): CompiledSection[] {
-  const texts = new Map<ContextSectionKind, string[]>();
-  const omittedHandles: string[] = [];
+  const texts = new Map<ContextSectionKind, CountedText[]>();
+  const omittedHandles: CountedText[] = [];
   for (const candidate of candidates) {
     const text = included.get(candidate);
-    if (text === undefined) omittedHandles.push(candidate.handle);
+    if (text === undefined) omittedHandles.push(handles.get(candidate)!);
     else texts.set(candidate.section, [...(texts.get(candidate.section) ?? []), text]);
   }
   const sections = [...fixed];
   const order = [ContextSectionKind.HANDOFF, ContextSectionKind.PINNED_SOURCE, ContextSectionKind.RECENT_EXCHANGE, ContextSectionKind.EXCERPT];
   for (const kind of order) {
     const parts = texts.get(kind);
-    if (parts) sections.push(section(kind, parts.join('\n')));
+    if (parts) sections.push(section(kind, parts));
   }
   if (omittedHandles.length) {
     const used = sections.slice(fixed.length).reduce((sum, s) => sum + s.tokenCount + 1, 0);
-    const handles = section(ContextSectionKind.OMITTED_HANDLES, omittedHandles.join('\n'));
-    sections.push(used + handles.tokenCount <= optionalBudget ? handles : section(ContextSectionKind.OMITTED_HANDLES, summaryHandle));
+    const listed = section(ContextSectionKind.OMITTED_HANDLES, omittedHandles);
+    sections.push(used + listed.tokenCount <= optionalBudget ? listed : section(ContextSectionKind.OMITTED_HANDLES, [summaryHandle]));
   }
   return sections;
 }
 
-function section(kind: ContextSectionKind, text: string): CompiledSection {
-  return { kind, text, tokenCount: countTokens(text) };
+/** A section of one line or more, each counted before. */
+function section(kind: ContextSectionKind, lines: CountedText[]): CompiledSection {
+  return { kind, text: lines.map((line) => line.text).join('\n'), tokenCount: countJoinedTokens(lines, '\n') };
 }
 
 /** sha256 over a manifest's canonical content. */

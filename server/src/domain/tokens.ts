@@ -3,6 +3,61 @@ import { countTokens as countO200kTokens } from 'gpt-tokenizer/encoding/o200k_ba
 /** The tokenizer every stored token count is computed with. */
 export const TOKENIZER = 'o200k_base';
 
+/** Text that looks like a special token (`<|endoftext|>`) is ordinary text here: people may write anything. */
+const SPECIAL_TOKENS_AS_TEXT = { disallowedSpecial: new Set<string>() };
+
 export function countTokens(text: string): number {
-  return text.length === 0 ? 0 : countO200kTokens(text);
+  return text.length === 0 ? 0 : countO200kTokens(text, SPECIAL_TOKENS_AS_TEXT);
+}
+
+/** A text and its token count, counted before. */
+export interface CountedText {
+  text: string;
+  tokens: number;
+}
+
+const WORD_END = /[A-Za-z0-9]/;
+const SPACE = /[ \t\n\r]/;
+
+/**
+ * Whether the tokenizer always ends a token between `text[at - 1]` and `text[at]`: a letter or
+ * digit followed by white space. No piece of o200k's pre-tokenizer holds both (white space only
+ * leads a word, never follows one inside it), and a piece ending there looks no further, so the
+ * text before and the text after tokenize alone exactly as they do together.
+ */
+function isTokenBoundary(text: string, at: number): boolean {
+  return SPACE.test(text[at]) && WORD_END.test(text[at - 1]);
+}
+
+function firstBoundary(text: string): number {
+  for (let at = 1; at < text.length; at++) if (isTokenBoundary(text, at)) return at;
+  return -1;
+}
+
+function lastBoundary(text: string): number {
+  for (let at = text.length - 1; at >= 1; at--) if (isTokenBoundary(text, at)) return at;
+  return -1;
+}
+
+/**
+ * The tokens of `parts` joined by `separator`, exactly as `countTokens` of the joined text, but
+ * tokenizing only around the seams: each part is cut at its first and last token boundary, its
+ * middle keeps the count it had alone, and only its ends are counted again with the separator.
+ */
+export function countJoinedTokens(parts: CountedText[], separator: string): number {
+  if (parts.length === 0) return 0;
+  const cuts = parts.map(({ text }) => ({ first: firstBoundary(text), last: lastBoundary(text) }));
+  if (cuts.some(({ first }) => first < 0)) return countTokens(parts.map(({ text }) => text).join(separator));
+  let total = 0;
+  for (const [index, { text, tokens }] of parts.entries()) {
+    const { first, last } = cuts[index];
+    total += tokens;
+    if (index > 0) total -= countTokens(text.slice(0, first));
+    if (index < parts.length - 1) {
+      const tail = text.slice(last);
+      const nextHead = parts[index + 1].text.slice(0, cuts[index + 1].first);
+      total += countTokens(tail + separator + nextHead) - countTokens(tail);
+    }
+  }
+  return total;
 }

@@ -1,0 +1,54 @@
+import { countJoinedTokens, countTokens } from '../tokens';
+
+/** A small deterministic generator, so that a failure can be replayed. */
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+const FRAGMENTS = [
+  'word', 'Word', 'WORD', 'receipts', "don't", "it's", 'café', 'naïve', '東京', 'это', '🙂', '123', '4567890', '3.14',
+  '.', ',', '!', '?', '...', '"', "'", '-', '--', '/', '</excerpt>', '<event>', '(x)', '[1]', '#', '=>', '_',
+  ' ', '  ', '\t', '\n', '\n\n', ' \n', '\n ', '\r\n', '<|endoftext|>',
+];
+/** Few, short pieces: seams and cut points then often fall on the pre-tokenizer's odd cases. */
+const EDGES = ['a', 'Ab', 'b1', '9', '.', ',', "'s", "'", '\n', ' ', '\t', '东', 'é', '🙂', '/', '\n\n', '  '];
+const SEPARATORS = ['\n\n', '\n', ' ', '', '. ', '\n\n\n'];
+
+describe('token counts', () => {
+  it('counts text that looks like a special token as ordinary text', () => {
+    expect(countTokens('hi <|endoftext|> there')).toBeGreaterThan(3);
+  });
+
+  it('counts joined parts exactly as counting the joined text, whatever meets at the seams', () => {
+    const next = random(20261130);
+    const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)];
+    for (let trial = 0; trial < 6_000; trial++) {
+      const short = trial % 2 === 0;
+      const parts = Array.from({ length: 1 + Math.floor(next() * 5) }, () =>
+        short
+          ? // A word and a space in the middle, so that the part has a cut point and the seams are worked out.
+            `${Array.from({ length: Math.floor(next() * 6) }, () => pick(EDGES)).join('')}ab ${Array.from({ length: Math.floor(next() * 6) }, () => pick(EDGES)).join('')}`
+          : Array.from({ length: Math.floor(next() * 30) }, () => pick(FRAGMENTS)).join(pick(['', ' ', ''])),
+      );
+      const separator = pick(SEPARATORS);
+      const counted = parts.map((text) => ({ text, tokens: countTokens(text) }));
+      const joined = parts.join(separator);
+      expect({ joined, tokens: countJoinedTokens(counted, separator) }).toEqual({ joined, tokens: countTokens(joined) });
+    }
+  });
+
+  it('counts the sections of a context as the whole', () => {
+    const sections = [
+      'Purpose: Plan the rollout.\nCurrent request: Write the plan.',
+      '<excerpt session="s" from="a" to="b" relevance="the decision">\n[event a seq 1 USER_MESSAGE] Receipts move.\n</excerpt>',
+      '- more omitted sources: read_manifest 0f2c',
+    ];
+    const counted = sections.map((text) => ({ text, tokens: countTokens(text) }));
+    expect(countJoinedTokens(counted, '\n\n')).toBe(countTokens(sections.join('\n\n')));
+    expect(countJoinedTokens([], '\n\n')).toBe(0);
+  });
+});
