@@ -57,4 +57,14 @@ describe('query limits', () => {
     );
     expect(small.errors).toBeUndefined();
   });
+
+  it('estimates the same query again when its page size variable changes', async () => {
+    const query = 'query ($n: Int) { sessions(first: $n) { edges { node { events(first: 100) { edges { node { id text } } } } } } }';
+    const onePage = await client.request(query, { n: 1 });
+    expect(onePage.errors).toBeUndefined();
+    const manyPages = await client.request(query, { n: 100 });
+    expect(manyPages.errors?.[0].extensions?.code).toBe('QUERY_TOO_COMPLEX');
+    const onePageAgain = await client.request(query, { n: 1 });
+    expect(onePageAgain.errors).toBeUndefined();
+  });
 });

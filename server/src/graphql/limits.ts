@@ -1,4 +1,5 @@
 import {
+  ASTNode,
   ASTVisitor,
   DocumentNode,
   FragmentDefinitionNode,
@@ -10,6 +11,7 @@ import {
   getNamedType,
   isListType,
   isNonNullType,
+  visit,
 } from 'graphql';
 import { ComplexityEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 
@@ -76,6 +78,61 @@ const listEstimator: ComplexityEstimator = ({ field, args, childComplexity }) =>
   return undefined;
 };
 
+/** Per parsed document (Apollo keeps one per query text): what its estimate depends on, and estimates so far. */
+const estimates = new WeakMap<DocumentNode, { variables: string[]; byValues: Map<string, number> }>();
+const ESTIMATES_PER_DOCUMENT = 100;
+
+/**
+ * The variables an estimate depends on: those given to a page size (`first`, `last`) or to a
+ * directive (`@include`, `@skip`). No other variable, however large, can change it.
+ */
+function estimateVariables(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  const collect = (node: ASTNode) => {
+    visit(node, {
+      Variable(variable) {
+        names.add(variable.name.value);
+      },
+    });
+  };
+  visit(document, {
+    Argument(argument) {
+      if (argument.name.value === 'first' || argument.name.value === 'last') collect(argument.value);
+    },
+    Directive(directive) {
+      collect(directive);
+    },
+  });
+  return [...names].sort();
+}
+
+function estimatedComplexity(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown>,
+  operationName: string | undefined,
+): number {
+  let known = estimates.get(document);
+  if (!known) {
+    known = { variables: estimateVariables(document), byValues: new Map() };
+    estimates.set(document, known);
+  }
+  const key = JSON.stringify([operationName ?? null, ...known.variables.map((name) => variables[name] ?? null)]);
+  let complexity = known.byValues.get(key);
+  if (complexity === undefined) {
+    complexity = getComplexity({
+      schema,
+      query: document,
+      variables,
+      operationName,
+      estimators: [listEstimator, simpleEstimator({ defaultComplexity: 1 })],
+    });
+    if (known.byValues.size >= ESTIMATES_PER_DOCUMENT) known.byValues.clear();
+    known.byValues.set(key, complexity);
+  }
+  return complexity;
+}
+
 /**
  * The error for an operation whose estimated cost is above {@link MAX_QUERY_COMPLEXITY}, or null.
  * Runs before execution, with the operation's variables.
@@ -86,13 +143,7 @@ export function complexityError(
   variables: Record<string, unknown> | undefined,
   operationName: string | undefined | null,
 ): GraphQLError | null {
-  const complexity = getComplexity({
-    schema,
-    query: document,
-    variables: variables ?? {},
-    operationName: operationName ?? undefined,
-    estimators: [listEstimator, simpleEstimator({ defaultComplexity: 1 })],
-  });
+  const complexity = estimatedComplexity(schema, document, variables ?? {}, operationName ?? undefined);
   if (complexity <= MAX_QUERY_COMPLEXITY) return null;
   return new GraphQLError(
     `Query is too complex (estimated ${complexity}; at most ${MAX_QUERY_COMPLEXITY}): ask for smaller pages or fewer nested lists.`,
