@@ -41,7 +41,7 @@ describe('continueSession', () => {
             manifest { predecessorId successorId originId initiatingEventId actor reason tokenBudget tokenCost
               compilerVersion modelVersion hash lineageBlock items { kind status sessionId eventId tokenCount hash }
               context { tokenCount sections { kind tokenCount } } transferredState { plan pendingRunIds pinnedTools } } }
-          runs { status } events(first: 10) { edges { node { kind text data replayOf { id text } } } } }
+          runs { status } events(first: 10) { edges { node { kind text data tokenCount replayOf { id text tokenCount } } } } }
       }`,
       { p: origin, s: successorId },
     );
@@ -100,6 +100,8 @@ describe('continueSession', () => {
       text: 'Now draft the continuation proposal.',
       replayOf: { id: initiating, text: 'Now draft the continuation proposal.' },
     });
+    expect(replay.tokenCount).toBe(replay.replayOf.tokenCount);
+    expect(replay.tokenCount).toBeGreaterThan(0);
   });
 
   it('records a person-confirmed continuation as the USER\'s, and a card that claims only what fit', async () => {

@@ -5,19 +5,29 @@
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || value === undefined) return 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   switch (typeof value) {
     case 'string':
-    case 'boolean':
       return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
     case 'number':
       if (!Number.isFinite(value)) throw new TypeError('Canonical JSON has no encoding for a non-finite number');
       return JSON.stringify(value);
     case 'object': {
-      const entries = Object.entries(value as Record<string, unknown>)
-        .filter(([, v]) => v !== undefined)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-      return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+      // Built by concatenation: hashes and token counts encode every event and manifest written.
+      if (Array.isArray(value)) {
+        let encoded = '[';
+        for (let index = 0; index < value.length; index++) encoded += (index ? ',' : '') + canonicalJson(value[index]);
+        return `${encoded}]`;
+      }
+      const record = value as Record<string, unknown>;
+      let encoded = '{';
+      for (const key of Object.keys(record).sort()) {
+        const field = record[key];
+        if (field === undefined) continue;
+        encoded += `${encoded.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(field)}`;
+      }
+      return `${encoded}}`;
     }
     default:
       throw new TypeError(`Canonical JSON has no encoding for ${typeof value}`);

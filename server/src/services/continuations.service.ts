@@ -331,7 +331,12 @@ export class ContinuationService {
       },
       branchMessage
         ? { kind: EventKind.USER_MESSAGE, text: branchMessage.text, clientMessageId: branchMessage.clientMessageId }
-        : { kind: EventKind.USER_MESSAGE, text: initiating!.text, replayOfId: initiating!.id },
+        : {
+            kind: EventKind.USER_MESSAGE,
+            text: initiating!.text,
+            replayOfId: initiating!.id,
+            tokenCount: initiating!.data == null ? initiating!.tokenCount : undefined,
+          },
     ]);
     Object.assign(successor, opened.totals);
     const successorEvents = opened.events;

@@ -14,6 +14,8 @@ export interface EventDraft {
   toolCallId?: string | null;
   replayOfId?: string | null;
   clientMessageId?: string | null;
+  /** Its token count when known already: a replayed message counts as its original. */
+  tokenCount?: number;
 }
 
 /**
@@ -50,7 +52,7 @@ export function chainEvents(manager: EntityManager, session: SessionEntity, draf
       replayOfId: draft.replayOfId ?? null,
       clientMessageId: draft.clientMessageId ?? null,
       createdAt: new Date(),
-      tokenCount: eventTokenCount(draft.text, draft.data),
+      tokenCount: draft.tokenCount ?? eventTokenCount(draft.text, draft.data),
     });
     event.hash = eventHash(previousHash, event);
     previousHash = event.hash;

@@ -12,6 +12,11 @@ describe('canonicalJson', () => {
   it('drops undefined properties and writes undefined as null elsewhere', () => {
     expect(canonicalJson({ a: undefined, b: 2 })).toBe('{"b":2}');
     expect(canonicalJson(undefined)).toBe('null');
+    expect(canonicalJson([undefined, 1])).toBe('[null,1]');
+  });
+
+  it('orders keys by UTF-16 code units, not by locale', () => {
+    expect(canonicalJson({ 'ｚ': 5, '😀': 4, 'é': 3, b: 2, B: 1 })).toBe('{"B":1,"b":2,"é":3,"😀":4,"ｚ":5}');
   });
 
   it('refuses values JSON cannot carry', () => {
