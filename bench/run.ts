@@ -137,12 +137,15 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
     agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none' },
   });
   const setup = new Pool({ connectionString: databaseUrl, max: 2 });
+  const clients: GraphQLClient[] = [];
   try {
     const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
+    clients.push(admin);
     const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string; name: string } } }>(
       'mutation { createAccount(name: "bench") { apiKey account { id name } } }',
     );
     const client = new GraphQLClient(app.url, createAccount.apiKey);
+    clients.push(client);
     const accountId = createAccount.account.id;
 
     const continuation = sections.has('continue') ? await prepareContinuations(app, client, setup, databaseUrl, accountId) : null;
@@ -184,6 +187,7 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
     if (lineage) reportLineage(lineageRounds, lineage.lineageQueries);
     if (compile) reportCompile(compile);
   } finally {
+    clients.forEach((client) => client.close());
     await setup.end();
     await app.close();
   }
