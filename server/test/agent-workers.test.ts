@@ -109,7 +109,7 @@ onPostgres('two server processes on one PostgreSQL', () => {
     fake.releaseHeld({ text: `long answer: ${'x'.repeat(12_000)}` });
     await events.until(2, 20_000);
     expect(events.values.map((value) => value.sessionEvents.kind)).toEqual(['USER_MESSAGE', 'ASSISTANT_MESSAGE']);
-    // Too large for one notification, it travelled by id and was read back whole.
+    // Far too large for a notification: events travel between processes by id and are read back whole.
     expect(events.values[1].sessionEvents.text).toBe(`long answer: ${'x'.repeat(12_000)}`);
     await runs.until(1, 20_000);
     expect(runs.values.map((value) => value.runUpdated.status)).toEqual(['SUCCEEDED']);

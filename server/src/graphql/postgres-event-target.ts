@@ -22,6 +22,19 @@ interface Announcement {
   compacted: unknown;
 }
 
+/** Announcements as JSON arrays that each fit in a notification; one too large alone is left out, and said so. */
+function packed(announcements: Announcement[]): string[] {
+  if (announcements.length === 0) return [];
+  const payload = JSON.stringify(announcements);
+  if (Buffer.byteLength(payload, 'utf8') <= MAX_PAYLOAD_BYTES) return [payload];
+  if (announcements.length === 1) {
+    console.error(`A publish on ${announcements[0].type} is too large to announce to other processes; their subscribers miss it.`);
+    return [];
+  }
+  const half = Math.ceil(announcements.length / 2);
+  return [...packed(announcements.slice(0, half)), ...packed(announcements.slice(half))];
+}
+
 /**
  * An event target shared by every server process on one PostgreSQL, through LISTEN/NOTIFY.
  * A publish reaches this process's subscribers at once, from memory, and is announced to the
@@ -32,8 +45,8 @@ interface Announcement {
 export class PostgresEventTarget extends CountingEventTarget {
   private readonly processId = randomUUID();
   private sending: Promise<unknown> = Promise.resolve();
-  /** Payloads waiting for the connection: sent together, one round trip for all. */
-  private queued: string[] = [];
+  /** Announcements waiting for the connection: sent together, one round trip for all. */
+  private queued: Announcement[] = [];
   private delivering: Promise<unknown> = Promise.resolve();
 
   private constructor(
@@ -58,22 +71,18 @@ export class PostgresEventTarget extends CountingEventTarget {
   dispatchEvent(event: Event): boolean {
     super.dispatchEvent(event);
     const { type, detail } = event as CustomEvent;
-    const announcement: Announcement = { from: this.processId, type, compacted: this.codec.compact(type, detail) };
-    const payload = JSON.stringify(announcement);
-    if (Buffer.byteLength(payload, 'utf8') > MAX_PAYLOAD_BYTES) {
-      console.error(`A publish on ${type} is too large to announce to other processes; their subscribers miss it.`);
-      return true;
-    }
-    this.queued.push(payload);
+    this.queued.push({ from: this.processId, type, compacted: this.codec.compact(type, detail) });
     if (this.queued.length === 1) {
       this.sending = this.sending.then(() => this.flush());
     }
     return true;
   }
 
+  /** Everything queued, in as few notifications as fit: usually one. */
   private async flush(): Promise<void> {
-    const payloads = this.queued;
+    const payloads = packed(this.queued);
     this.queued = [];
+    if (payloads.length === 0) return;
     const calls = payloads.map((_, index) => `pg_notify($1, $${index + 2})`).join(', ');
     try {
       await this.client.query(`SELECT ${calls}`, [CHANNEL, ...payloads]);
@@ -89,16 +98,17 @@ export class PostgresEventTarget extends CountingEventTarget {
   }
 
   private receive(payload: string): void {
-    const { from, type, compacted } = JSON.parse(payload) as Announcement;
-    if (from === this.processId || !this.hasListeners(type)) return;
-    this.delivering = this.delivering
-      .then(() => this.codec.restore(type, compacted))
-      .then(
-        (detail) => {
-          if (detail != null) super.dispatchEvent(new CustomEvent(type, { detail }));
-        },
-        // Subscribers tolerate a missing event: the transcript stream fills gaps from the database.
-        (error) => console.error('Restoring a published payload failed:', error),
-      );
+    for (const { from, type, compacted } of JSON.parse(payload) as Announcement[]) {
+      if (from === this.processId || !this.hasListeners(type)) continue;
+      this.delivering = this.delivering
+        .then(() => this.codec.restore(type, compacted))
+        .then(
+          (detail) => {
+            if (detail != null) super.dispatchEvent(new CustomEvent(type, { detail }));
+          },
+          // Subscribers tolerate a missing event: the transcript stream fills gaps from the database.
+          (error) => console.error('Restoring a published payload failed:', error),
+        );
+    }
   }
 }
