@@ -3,7 +3,7 @@ import { canonicalJson } from './canonical-json';
 import { Handoff, SourceInput, SourceKind, TransferredState } from './continuations';
 import { ErrorCode, Outcome, fail, succeed } from './errors';
 import { PlanStep, renderPlan } from './plans';
-import { CountedText, countJoinedTokens, countTokens, TOKENIZER } from './tokens';
+import { CountedText, countJoinedTokens, countRecurringTokens, countTokens, TOKENIZER } from './tokens';
 
 /** Names the rules below; stored in every manifest so that old manifests stay explainable. */
 export const COMPILER_VERSION = 'projection-compiler/1';
@@ -142,6 +142,8 @@ export interface Projection {
 }
 
 const SECTION_SEPARATOR = '\n\n';
+/** Sections whose text repeats from one continuation to the next: control, an account's identity, a state carrying nothing. */
+const RECURRING_SECTIONS = new Set<ContextSectionKind>([ContextSectionKind.SYSTEM, ContextSectionKind.IDENTITY, ContextSectionKind.STATE]);
 
 const SYSTEM_TEXT = [
   'You are continuing work that began in an earlier session. That session is complete and unchanged;',
@@ -151,14 +153,6 @@ const SYSTEM_TEXT = [
   'the token budget: recall them exactly (read_events, read_manifest, walk_lineage) instead of guessing.',
   'Answer the initiating message here.',
 ].join(' ');
-
-let systemTextTokens: number | null = null;
-
-/** The control text never changes: count it once. */
-function systemTokens(): number {
-  systemTextTokens ??= countTokens(SYSTEM_TEXT);
-  return systemTextTokens;
-}
 
 function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
@@ -325,7 +319,10 @@ export async function compileProjection(
     { kind: ContextSectionKind.STATE, text: renderState(request.transferred, request.carriedPlan), tokenCount: 0 },
     { kind: ContextSectionKind.LINEAGE, text: request.lineageBlock, tokenCount: 0 },
     { kind: ContextSectionKind.INITIATING_MESSAGE, text: renderEvent(initiating), tokenCount: 0 },
-  ].map((section) => ({ ...section, tokenCount: section.text === SYSTEM_TEXT ? systemTokens() : countTokens(section.text) }));
+  ].map((section) => ({
+    ...section,
+    tokenCount: RECURRING_SECTIONS.has(section.kind) ? countRecurringTokens(section.text) : countTokens(section.text),
+  }));
   const separatorTokens = countTokens(SECTION_SEPARATOR);
   const summaryHandle = `- more omitted sources: read_manifest ${request.manifestId}`;
 

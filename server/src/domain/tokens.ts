@@ -10,6 +10,23 @@ export function countTokens(text: string): number {
   return text.length === 0 ? 0 : countO200kTokens(text, SPECIAL_TOKENS_AS_TEXT);
 }
 
+const recurring = new Map<string, number>();
+const RECURRING_KEPT = 1_000;
+
+/**
+ * `countTokens` for texts that recur verbatim, such as the control text or an account's identity:
+ * the counts of the latest thousand such texts are kept.
+ */
+export function countRecurringTokens(text: string): number {
+  let tokens = recurring.get(text);
+  if (tokens === undefined) {
+    tokens = countTokens(text);
+    if (recurring.size >= RECURRING_KEPT) recurring.delete(recurring.keys().next().value!);
+    recurring.set(text, tokens);
+  }
+  return tokens;
+}
+
 /** A text and its token count, counted before. */
 export interface CountedText {
   text: string;
@@ -17,16 +34,20 @@ export interface CountedText {
 }
 
 const WORD_END = /[A-Za-z0-9]/;
-const SPACE = /[ \t\n\r]/;
+const WHITE_SPACE = /\s/;
 
 /**
- * Whether the tokenizer always ends a token between `text[at - 1]` and `text[at]`: a letter or
- * digit followed by white space. No piece of o200k's pre-tokenizer holds both (white space only
- * leads a word, never follows one inside it), and a piece ending there looks no further, so the
- * text before and the text after tokenize alone exactly as they do together.
+ * Whether the tokenizer always ends a token between `text[at - 1]` and `text[at]`: a space or tab
+ * after anything but white space, or a line break after a letter or digit. No piece of o200k's
+ * pre-tokenizer holds such a pair (white space only leads a word, a run of punctuation takes
+ * only line breaks and slashes after it), and a piece ending there looks no further, so the text
+ * before and the text after tokenize alone exactly as they do together.
  */
 function isTokenBoundary(text: string, at: number): boolean {
-  return SPACE.test(text[at]) && WORD_END.test(text[at - 1]);
+  const next = text[at];
+  if (next === ' ' || next === '\t') return !WHITE_SPACE.test(text[at - 1]);
+  if (next === '\n' || next === '\r') return WORD_END.test(text[at - 1]);
+  return false;
 }
 
 function firstBoundary(text: string): number {
