@@ -4,9 +4,10 @@ import { EventKind, eventHash, eventTokenCount } from '../server/src/domain/tran
 import { GraphQLClient } from './graphql';
 import { chainMessages, insertMessages, MessageRow } from './transcript';
 
-/** A root session at a turn boundary, with the ids of its user messages in order. */
+/** A root session at a turn boundary, with its account and the ids of its user messages in order. */
 export interface Predecessor {
   id: string;
+  accountId: string;
   messageIds: string[];
 }
 
@@ -64,7 +65,7 @@ export async function preparePredecessors(pool: Pool, accountId: string, count: 
       );
       events.push(...rows);
       sessions.push({ id: sessionId, createdAt: new Date(startedAt).toISOString(), hash: rows[rows.length - 1].hash });
-      predecessors.push({ id: sessionId, messageIds: rows.map((row) => row.id) });
+      predecessors.push({ id: sessionId, accountId, messageIds: rows.map((row) => row.id) });
     }
     await pool.query(
       `INSERT INTO sessions (id, account_id, kind, status, title, created_at, event_count, token_count, last_event_hash, origin_id)
@@ -207,7 +208,7 @@ const LOCK_PREDECESSOR = `
  * least any implementation must send to PostgreSQL for the same result. Returns the number of
  * statements sent.
  */
-export async function continueInSql(pool: Pool, accountId: string, predecessorId: string, manifest: ManifestTemplate): Promise<number> {
+export async function continueInSql(pool: Pool, { id: predecessorId, accountId }: Predecessor, manifest: ManifestTemplate): Promise<number> {
   const client = await pool.connect();
   let statements = 0;
   const send = (text: string, values?: unknown[]) => {
@@ -218,7 +219,7 @@ export async function continueInSql(pool: Pool, accountId: string, predecessorId
     await send('BEGIN');
     const { rows } = await send(LOCK_PREDECESSOR, [predecessorId, accountId]);
     const predecessor = rows[0];
-    if (!predecessor) throw new Error(`No predecessor ${predecessorId}`);
+    if (!predecessor) throw new Error(`No predecessor ${predecessorId} in account ${accountId}`);
     const now = new Date();
     const successorId = randomUUID();
     const edgeId = randomUUID();

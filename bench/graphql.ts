@@ -26,7 +26,7 @@ export class GraphQLClient {
     return body.data;
   }
 
-  private post(payload: string): Promise<{ status: number; text: string }> {
+  private post(payload: string, retried = false): Promise<{ status: number; text: string }> {
     return new Promise((resolve, reject) => {
       const request = http.request(
         this.endpoint,
@@ -46,7 +46,11 @@ export class GraphQLClient {
           response.on('error', reject);
         },
       );
-      request.on('error', reject);
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        // The server closed a kept-alive connection as this request went out on it: nothing reached it.
+        if (request.reusedSocket && error.code === 'ECONNRESET' && !retried) resolve(this.post(payload, true));
+        else reject(error);
+      });
       request.end(payload);
     });
   }

@@ -79,19 +79,33 @@ async function rawThroughput(url: string, clients: number, work: (pool: Pool, in
   }
 }
 
+/** An account the benchmark works in, with a client speaking for it. */
+interface BenchAccount {
+  id: string;
+  name: string;
+  client: GraphQLClient;
+}
+
+/** Predecessors spread evenly over `accounts`, consecutive ones in different accounts. */
+async function predecessorsIn(setup: Pool, accounts: BenchAccount[], count: number): Promise<Predecessor[]> {
+  const perAccount = Math.ceil(count / accounts.length);
+  const byAccount: Predecessor[][] = [];
+  for (const account of accounts) byAccount.push(await preparePredecessors(setup, account.id, perAccount));
+  return Array.from({ length: count }, (_, index) => byAccount[index % accounts.length][Math.floor(index / accounts.length)]);
+}
+
 /** Predecessors for both sides, after a warm-up of each that also sizes the report's per-request counts. */
-async function prepareContinuations(app: RunningApp, client: GraphQLClient, setup: Pool, databaseUrl: string, accountId: string) {
+async function prepareContinuations(app: RunningApp, setup: Pool, databaseUrl: string, serverAccounts: BenchAccount[], rawAccounts: BenchAccount[]) {
   const perSide = WARMUP_OPERATIONS + ROUNDS * CONCURRENCIES.reduce((sum, clients) => sum + OPERATIONS[clients], 0);
   log(`Preparing ${2 * perSide} predecessor sessions...`);
-  const prepared = await preparePredecessors(setup, accountId, 2 * perSide);
+  const serverPredecessors = dispenser(await predecessorsIn(setup, serverAccounts, perSide));
+  const rawPredecessors = dispenser(await predecessorsIn(setup, rawAccounts, perSide));
   await setup.query('ANALYZE');
-  const serverPredecessors = dispenser(prepared.slice(0, perSide));
-  const rawPredecessors = dispenser(prepared.slice(perSide));
 
   log('Warming up...');
   const warmServer = serverPredecessors(WARMUP_OPERATIONS);
   const queriesBeforeWarmup = app.database.queryCount();
-  await measure(MAX_CLIENTS, WARMUP_OPERATIONS, (index) => continueOverHttp(client, warmServer[index]));
+  await measure(MAX_CLIENTS, WARMUP_OPERATIONS, (index) => continueOverHttp(clientOf(serverAccounts, warmServer[index]), warmServer[index]));
   const continueQueries = (app.database.queryCount() - queriesBeforeWarmup) / WARMUP_OPERATIONS;
   const manifest = await readManifestTemplate(setup);
   const warmRaw = rawPredecessors(WARMUP_OPERATIONS);
@@ -100,11 +114,15 @@ async function prepareContinuations(app: RunningApp, client: GraphQLClient, setu
     databaseUrl,
     MAX_CLIENTS,
     async (pool, index) => {
-      rawStatements = await continueInSql(pool, accountId, warmRaw[index].id, manifest);
+      rawStatements = await continueInSql(pool, warmRaw[index], manifest);
     },
     WARMUP_OPERATIONS,
   );
-  return { serverPredecessors, rawPredecessors, continueQueries, rawStatements, manifest };
+  return { serverPredecessors, rawPredecessors, continueQueries, rawStatements, manifest, serverAccounts };
+}
+
+function clientOf(accounts: BenchAccount[], predecessor: Predecessor): GraphQLClient {
+  return accounts.find((account) => account.id === predecessor.accountId)!.client;
 }
 
 /** The deepest session of a new lineage, and the server's query count for one lineage request. */
@@ -131,37 +149,50 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
     development: false,
     clientDist: path.join(tmpdir(), 'sc-bench-no-client'),
     poolSize: MAX_CLIENTS,
-    // Every prepared predecessor is continued once, far faster than any person or agent would.
-    continuationPolicy: { ...DEFAULT_CONTINUATION_POLICY, streakLimit: 1_000_000, perAccountPerMinute: 1_000_000 },
+    // The default limits: continuations are spread over enough accounts that none comes near them.
+    continuationPolicy: DEFAULT_CONTINUATION_POLICY,
     // The raw side writes the successor's run as queued; no agent executes runs here either.
     agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none' },
   });
   const setup = new Pool({ connectionString: databaseUrl, max: 2 });
-  const clients: GraphQLClient[] = [];
-  try {
-    const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
-    clients.push(admin);
+  const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
+  const accounts: BenchAccount[] = [];
+  const newAccount = async (name: string) => {
     const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string; name: string } } }>(
-      'mutation { createAccount(name: "bench") { apiKey account { id name } } }',
+      'mutation ($name: String!) { createAccount(name: $name) { apiKey account { id name } } }',
+      { name },
     );
-    const client = new GraphQLClient(app.url, createAccount.apiKey);
-    clients.push(client);
-    const accountId = createAccount.account.id;
-
-    const continuation = sections.has('continue') ? await prepareContinuations(app, client, setup, databaseUrl, accountId) : null;
+    const account = { ...createAccount.account, client: new GraphQLClient(app.url, createAccount.apiKey) };
+    accounts.push(account);
+    return account;
+  };
+  try {
+    // The lineage and compile sections have an account of their own; each side of the continueSession
+    // measurement has one account per client, as many agents continuing at once would.
+    const main = await newAccount('bench');
+    const { client, id: accountId } = main;
+    const continuation = sections.has('continue')
+      ? await prepareContinuations(
+          app,
+          setup,
+          databaseUrl,
+          await Promise.all(Array.from({ length: MAX_CLIENTS }, (_, index) => newAccount(`bench server ${index + 1}`))),
+          await Promise.all(Array.from({ length: MAX_CLIENTS }, (_, index) => newAccount(`bench raw ${index + 1}`))),
+        )
+      : null;
     const lineage = sections.has('lineage') ? await prepareLineage(app, client, setup, accountId) : null;
     const continueRounds: ContinueRound[] = [];
     const lineageRounds: LineageRound[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       if (continuation) {
-        const { serverPredecessors, rawPredecessors, manifest } = continuation;
+        const { serverPredecessors, rawPredecessors, manifest, serverAccounts } = continuation;
         for (const clients of CONCURRENCIES) {
           const count = OPERATIONS[clients];
           log(`Round ${round}: continueSession with ${clients} client(s), ${count} operations each side...`);
           const forServer = serverPredecessors(count);
-          const server = await measure(clients, count, (index) => continueOverHttp(client, forServer[index]));
+          const server = await measure(clients, count, (index) => continueOverHttp(clientOf(serverAccounts, forServer[index]), forServer[index]));
           const forRaw = rawPredecessors(count);
-          const raw = await rawThroughput(databaseUrl, clients, (pool, index) => continueInSql(pool, accountId, forRaw[index].id, manifest), count);
+          const raw = await rawThroughput(databaseUrl, clients, (pool, index) => continueInSql(pool, forRaw[index], manifest), count);
           continueRounds.push({ round, clients, server, raw });
         }
       }
@@ -179,7 +210,7 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
       }
     }
     // Last, so that its long predecessors do not change what the other sections measure.
-    const compile = sections.has('compile') ? await benchCompile(app, client, setup, createAccount.account, ROUNDS, log) : null;
+    const compile = sections.has('compile') ? await benchCompile(app, client, setup, main, ROUNDS, log) : null;
 
     const { rows } = await setup.query('SHOW server_version');
     console.log(`\nPostgreSQL ${rows[0].server_version}, ${cpus().length} CPUs, load average ${loadAverage} at start, server pool ${MAX_CLIENTS}`);
@@ -187,7 +218,7 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
     if (lineage) reportLineage(lineageRounds, lineage.lineageQueries);
     if (compile) reportCompile(compile);
   } finally {
-    clients.forEach((client) => client.close());
+    [admin, ...accounts.map((account) => account.client)].forEach((client) => client.close());
     await setup.end();
     await app.close();
   }

@@ -454,6 +454,7 @@ export class ContinuationService {
       idempotencyKey: input.idempotencyKey,
       eventIds: eventIds.filter((id): id is string => typeof id === 'string' && isId(id)),
       since: new Date(Date.now() - 60_000),
+      countUpTo: this.policy.perAccountPerMinute,
     };
   }
 

@@ -19,7 +19,7 @@ export interface ContinuationSnapshot {
   unresolvedToolCallId: string | null;
   /** The cited events that exist in the account. */
   citedEvents: EventEntity[];
-  /** The account's continuations since `since`. */
+  /** The account's continuations since `since`, counted up to `countUpTo`. */
   recentContinuations: number;
 }
 
@@ -35,7 +35,15 @@ interface SnapshotRow {
 /** Run after the predecessor is locked, so that it sees whatever a call that held the lock before committed. */
 export async function continuationSnapshot(
   manager: EntityManager,
-  query: { accountId: string; sessionId: string; idempotencyKey: string; eventIds: string[]; since: Date },
+  query: {
+    accountId: string;
+    sessionId: string;
+    idempotencyKey: string;
+    eventIds: string[];
+    since: Date;
+    /** Counting stops here, so that the check costs at most the rate limit, however busy the account. */
+    countUpTo: number;
+  },
 ): Promise<ContinuationSnapshot> {
   const [row] = await preparedQuery<SnapshotRow[]>(
     manager,
@@ -57,9 +65,9 @@ export async function continuationSnapshot(
         LIMIT 1) AS unresolved_tool_call_id,
        (SELECT coalesce(json_agg(cited), '[]'::json) FROM events cited
         WHERE cited.account_id = $1 AND cited.id = ANY($4::uuid[])) AS cited_events,
-       (SELECT count(*)::int FROM continuation_edges recent
-        WHERE recent.account_id = $1 AND recent.created_at > $5) AS recent_continuations`,
-    [query.accountId, query.sessionId, query.idempotencyKey, query.eventIds, query.since, ACTIVE_RUN_STATUSES],
+       (SELECT count(*)::int FROM (SELECT FROM continuation_edges recent
+                                   WHERE recent.account_id = $1 AND recent.created_at > $5 LIMIT $7) counted) AS recent_continuations`,
+    [query.accountId, query.sessionId, query.idempotencyKey, query.eventIds, query.since, ACTIVE_RUN_STATUSES, query.countUpTo],
   );
   return {
     earlierEdgeId: row.earlier_edge_id,
