@@ -7,6 +7,8 @@ import {
   subscribed,
 } from './helpers/continuations';
 import { startTestServer, TestServer } from './helpers/test-server';
+import { appendEvents, lockSession } from '../src/db/repositories/transcript.repository';
+import { EventKind } from '../src/domain/transcript';
 
 describe('continueSession', () => {
   let server: TestServer;
@@ -226,5 +228,54 @@ describe('continueSession', () => {
       );
       expect(replayed.postMessage).toEqual({ event: { id: branched.event.id }, session: { id: branched.session.id } });
     });
+  });
+});
+
+const onPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
+
+onPostgres('continueSession waiting for its predecessor', () => {
+  let server: TestServer;
+  let client: GraphQLTestClient;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    client = await server.newAccount('patient');
+  });
+  afterAll(() => server.close());
+
+  it('continues from what the writer it waited for committed, not from what it saw before the wait', async () => {
+    const origin = await createSession(client, 'busy session');
+    await postMessage(client, origin, 'the first request');
+    const { dataSource } = server.app.database;
+    const [{ account_id: accountId }] = await dataSource.query('SELECT account_id FROM sessions WHERE id = $1', [origin]);
+
+    // Another writer holds the session while the continuation comes in...
+    const writer = dataSource.createQueryRunner();
+    await writer.connect();
+    await writer.startTransaction();
+    try {
+      const session = (await lockSession(writer.manager, accountId, origin))!;
+      const continued = continueSession(client, continuation(origin));
+      const deadline = Date.now() + 10_000;
+      while ((await dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`))[0].n === 0) {
+        if (Date.now() > deadline) throw new Error('The continuation never waited for the lock');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // ...and appends a newer user message before letting go.
+      const [newer] = await appendEvents(writer.manager, session, [{ kind: EventKind.USER_MESSAGE, text: 'a newer request' }]);
+      await writer.commitTransaction();
+
+      const result = await continued;
+      expect(result.__typename).toBe('ContinueSessionSuccess');
+      const { session: successor } = await client.data<any>(
+        'query ($s: ID!) { session(id: $s) { continuedFrom { initiatingEvent { id } } events(first: 2) { edges { node { text replayOf { id } } } } } }',
+        { s: result.successor!.id },
+      );
+      expect(successor.continuedFrom.initiatingEvent).toEqual({ id: newer.id });
+      expect(successor.events.edges[1].node).toEqual({ text: 'a newer request', replayOf: { id: newer.id } });
+    } finally {
+      if (writer.isTransactionActive) await writer.rollbackTransaction();
+      await writer.release();
+    }
   });
 });

@@ -48,8 +48,8 @@ import { isUniqueViolation } from '../db/errors';
 import { latestPlan, nextPlanRevision } from '../db/repositories/plan.repository';
 import { queuedRun } from '../db/repositories/run.repository';
 import { resolveMemorySource, resolveResourceSource } from './resources.service';
-import { ContinuationSnapshot, continuationSnapshot } from '../db/repositories/continuation.repository';
-import { chainEvents, lockSession } from '../db/repositories/transcript.repository';
+import { ContinuationSnapshot, SnapshotQuery, continuationSnapshot, lockWithSnapshot } from '../db/repositories/continuation.repository';
+import { chainEvents } from '../db/repositories/transcript.repository';
 import { preparedQuery } from '../db/prepared';
 import { columnList, entityFromRow } from '../db/rows';
 import { CombinedStatement } from '../db/statement';
@@ -295,9 +295,8 @@ export class ContinuationService {
     fingerprint: string,
     branchMessage: BranchMessage | null,
   ): Promise<Created | Outcome<ContinuationResult>> {
-    const predecessor = await lockSession(manager, viewer.accountId, input.sessionId);
+    const { predecessor, snapshot } = await lockWithSnapshot(manager, this.snapshotQuery(viewer, input));
     if (!predecessor) return refuse(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['input', 'sessionId'], message: 'No such session.' }]);
-    const snapshot = await continuationSnapshot(manager, this.snapshotQuery(viewer, input));
     // A call with the same key may have committed while this one waited for the lock.
     if (snapshot.earlierEdgeId) return (await this.replay(manager, viewer, input.idempotencyKey, fingerprint))!;
 
@@ -446,7 +445,7 @@ export class ContinuationService {
     }
   }
 
-  private snapshotQuery(viewer: Viewer, input: ContinueSessionRequest) {
+  private snapshotQuery(viewer: Viewer, input: ContinueSessionRequest): SnapshotQuery {
     const eventIds = input.sources.flatMap((source) => [source.fromEventId, source.toEventId, source.eventId]);
     return {
       accountId: viewer.accountId,

@@ -2,8 +2,9 @@ import { EntityManager } from 'typeorm';
 import { ACTIVE_RUN_STATUSES } from '../../domain/runs';
 import { EventEntity } from '../entities/event.entity';
 import { RunEntity } from '../entities/run.entity';
+import { SessionEntity } from '../entities/session.entity';
 import { preparedQuery } from '../prepared';
-import { entityFromRow } from '../rows';
+import { columnList, entityFromRow } from '../rows';
 
 /** What a continuation checks of its predecessor, its cited events and its account, read in one round trip. */
 export interface ContinuationSnapshot {
@@ -32,43 +33,42 @@ interface SnapshotRow {
   recent_continuations: number;
 }
 
-/** Run after the predecessor is locked, so that it sees whatever a call that held the lock before committed. */
-export async function continuationSnapshot(
-  manager: EntityManager,
-  query: {
-    accountId: string;
-    sessionId: string;
-    idempotencyKey: string;
-    eventIds: string[];
-    since: Date;
-    /** Counting stops here, so that the check costs at most the rate limit, however busy the account. */
-    countUpTo: number;
-  },
-): Promise<ContinuationSnapshot> {
-  const [row] = await preparedQuery<SnapshotRow[]>(
-    manager,
-    `SELECT
-       (SELECT edge.id FROM continuation_edges edge
-        WHERE edge.account_id = $1 AND edge.idempotency_key = $3) AS earlier_edge_id,
-       (SELECT row_to_json(message) FROM events message
-        WHERE message.session_id = $2 AND message.kind = 'USER_MESSAGE' ORDER BY message.seq DESC LIMIT 1) AS latest_user_message,
-       (SELECT coalesce(json_agg(run ORDER BY run.created_at, run.id), '[]'::json) FROM runs run
-        WHERE run.session_id = $2 AND run.status = ANY($6::text[])) AS active_runs,
-       (SELECT call.tool_call_id FROM events call
-        WHERE call.session_id = $2 AND call.kind = 'TOOL_CALL'
-          AND NOT EXISTS (SELECT 1 FROM events result
-                          WHERE result.session_id = call.session_id AND result.kind = 'TOOL_RESULT'
-                            AND result.tool_call_id = call.tool_call_id)
-          AND NOT EXISTS (SELECT 1 FROM runs delegated
-                          WHERE delegated.account_id = $1 AND delegated.tool_call_id = call.tool_call_id
-                            AND delegated.kind = 'DELEGATED')
-        LIMIT 1) AS unresolved_tool_call_id,
-       (SELECT coalesce(json_agg(cited), '[]'::json) FROM events cited
-        WHERE cited.account_id = $1 AND cited.id = ANY($4::uuid[])) AS cited_events,
-       (SELECT count(*)::int FROM (SELECT FROM continuation_edges recent
-                                   WHERE recent.account_id = $1 AND recent.created_at > $5 LIMIT $7) counted) AS recent_continuations`,
-    [query.accountId, query.sessionId, query.idempotencyKey, query.eventIds, query.since, ACTIVE_RUN_STATUSES, query.countUpTo],
-  );
+export interface SnapshotQuery {
+  accountId: string;
+  sessionId: string;
+  idempotencyKey: string;
+  eventIds: string[];
+  since: Date;
+  /** Counting stops here, so that the check costs at most the rate limit, however busy the account. */
+  countUpTo: number;
+}
+
+const SNAPSHOT_COLUMNS = `
+  (SELECT edge.id FROM continuation_edges edge
+   WHERE edge.account_id = $1 AND edge.idempotency_key = $3) AS earlier_edge_id,
+  (SELECT row_to_json(message) FROM events message
+   WHERE message.session_id = $2 AND message.kind = 'USER_MESSAGE' ORDER BY message.seq DESC LIMIT 1) AS latest_user_message,
+  (SELECT coalesce(json_agg(run ORDER BY run.created_at, run.id), '[]'::json) FROM runs run
+   WHERE run.session_id = $2 AND run.status = ANY($6::text[])) AS active_runs,
+  (SELECT call.tool_call_id FROM events call
+   WHERE call.session_id = $2 AND call.kind = 'TOOL_CALL'
+     AND NOT EXISTS (SELECT 1 FROM events result
+                     WHERE result.session_id = call.session_id AND result.kind = 'TOOL_RESULT'
+                       AND result.tool_call_id = call.tool_call_id)
+     AND NOT EXISTS (SELECT 1 FROM runs delegated
+                     WHERE delegated.account_id = $1 AND delegated.tool_call_id = call.tool_call_id
+                       AND delegated.kind = 'DELEGATED')
+   LIMIT 1) AS unresolved_tool_call_id,
+  (SELECT coalesce(json_agg(cited), '[]'::json) FROM events cited
+   WHERE cited.account_id = $1 AND cited.id = ANY($4::uuid[])) AS cited_events,
+  (SELECT count(*)::int FROM (SELECT FROM continuation_edges recent
+                              WHERE recent.account_id = $1 AND recent.created_at > $5 LIMIT $7) counted) AS recent_continuations`;
+
+function snapshotParameters(query: SnapshotQuery): unknown[] {
+  return [query.accountId, query.sessionId, query.idempotencyKey, query.eventIds, query.since, ACTIVE_RUN_STATUSES, query.countUpTo];
+}
+
+function snapshotFromRow(manager: EntityManager, row: SnapshotRow): ContinuationSnapshot {
   return {
     earlierEdgeId: row.earlier_edge_id,
     latestUserMessage: row.latest_user_message ? entityFromRow(manager, EventEntity, row.latest_user_message) : null,
@@ -76,5 +76,39 @@ export async function continuationSnapshot(
     unresolvedToolCallId: row.unresolved_tool_call_id,
     citedEvents: row.cited_events.map((event) => entityFromRow(manager, EventEntity, event)),
     recentContinuations: row.recent_continuations,
+  };
+}
+
+/** What a continuation checks, read without locking anything: for a preview, or again once the lock is held. */
+export async function continuationSnapshot(manager: EntityManager, query: SnapshotQuery): Promise<ContinuationSnapshot> {
+  const [row] = await preparedQuery<SnapshotRow[]>(manager, `SELECT ${SNAPSHOT_COLUMNS}`, snapshotParameters(query));
+  return snapshotFromRow(manager, row);
+}
+
+/**
+ * Locks the predecessor for the rest of the transaction and reads the snapshot in the same round
+ * trip. The snapshot is as of the statement's start, the locked row as of the lock: when another
+ * writer committed to the session in between (waiting for it to let go, say), the row versions
+ * differ and the snapshot is read again, now that the lock is held. Every write that changes what
+ * the snapshot checks (events, runs it queues, continuations) updates the session row.
+ */
+export async function lockWithSnapshot(
+  manager: EntityManager,
+  query: SnapshotQuery,
+): Promise<{ predecessor: SessionEntity | null; snapshot: ContinuationSnapshot }> {
+  const [row] = await preparedQuery<(SnapshotRow & { predecessor: Record<string, unknown> | null; changed_while_waiting: boolean | null })[]>(
+    manager,
+    `WITH locked AS (
+       SELECT ${columnList(manager, SessionEntity)}, xmin FROM sessions WHERE id = $2 AND account_id = $1 FOR UPDATE
+     )
+     SELECT (SELECT row_to_json(locked) FROM locked) AS predecessor,
+            (SELECT seen.xmin <> locked.xmin FROM locked JOIN sessions seen ON seen.id = locked.id) AS changed_while_waiting,
+            ${SNAPSHOT_COLUMNS}`,
+    snapshotParameters(query),
+  );
+  if (!row.predecessor) return { predecessor: null, snapshot: snapshotFromRow(manager, row) };
+  return {
+    predecessor: entityFromRow(manager, SessionEntity, row.predecessor),
+    snapshot: row.changed_while_waiting ? await continuationSnapshot(manager, query) : snapshotFromRow(manager, row),
   };
 }
