@@ -2,7 +2,7 @@ import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/ch
 import { DEFAULT_AGENT_CONFIG } from '../src/config';
 import { AGENT_TOOLS } from '../src/services/continuations.service';
 import { GraphQLTestClient } from './helpers/graphql-client';
-import { createSession } from './helpers/continuations';
+import { continuation, continueSession, createSession } from './helpers/continuations';
 import { FakeOpenAI, startFakeOpenAI } from './helpers/fake-openai';
 import { eventsOf, runsOf, sessionOf, settledRuns } from './helpers/runs';
 import { startTestServer, TestServer } from './helpers/test-server';
@@ -173,6 +173,17 @@ describe('the runtime with an OpenAI-compatible model', () => {
       ['USER_MESSAGE', 'Are you there?'],
       ['ASSISTANT_MESSAGE', 'Yes: Are you there?'],
     ]);
+  });
+
+  it('retryRun refuses a failed run whose session was continued since, naming the continuation', async () => {
+    const session = await createSession(client, 'Moved on');
+    fake.reply(() => ({ status: 500, message: 'The model is overloaded.' }));
+    const { run } = await post(session, 'Are you there?');
+    await settledRuns(client, session);
+    const { successor } = await continueSession(client, continuation(session, { title: 'Fresh start' }));
+    const refused = await client.request('mutation ($id: ID!) { retryRun(runId: $id) { id } }', { id: run.id });
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'SESSION_CONTINUED', currentContinuationId: successor!.id });
+    expect((await runsOf(client, session)).map((each) => each.status)).toEqual(['FAILED']);
   });
 
   it("a successor's failed run keeps the edge and the successor, shows the error, and retryRun answers there", async () => {

@@ -7,6 +7,10 @@ import {
   subscribed,
 } from './helpers/continuations';
 import { startTestServer, TestServer } from './helpers/test-server';
+import { EntityManager } from 'typeorm';
+import { EventEntity } from '../src/db/entities/event.entity';
+import { SessionEntity } from '../src/db/entities/session.entity';
+import { requeueFailedRun } from '../src/db/repositories/run.repository';
 import { appendEvents, lockSession } from '../src/db/repositories/transcript.repository';
 import { EventKind } from '../src/domain/transcript';
 
@@ -243,13 +247,10 @@ onPostgres('continueSession waiting for its predecessor', () => {
   });
   afterAll(() => server.close());
 
-  it('continues from what the writer it waited for committed, not from what it saw before the wait', async () => {
-    const origin = await createSession(client, 'busy session');
-    await postMessage(client, origin, 'the first request');
+  /** Holds the session's lock in a transaction of its own until `write` is done, while a continuation waits for it. */
+  async function whileContinuationWaits(origin: string, write: (manager: EntityManager, session: SessionEntity) => Promise<void>) {
     const { dataSource } = server.app.database;
     const [{ account_id: accountId }] = await dataSource.query('SELECT account_id FROM sessions WHERE id = $1', [origin]);
-
-    // Another writer holds the session while the continuation comes in...
     const writer = dataSource.createQueryRunner();
     await writer.connect();
     await writer.startTransaction();
@@ -261,21 +262,44 @@ onPostgres('continueSession waiting for its predecessor', () => {
         if (Date.now() > deadline) throw new Error('The continuation never waited for the lock');
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      // ...and appends a newer user message before letting go.
-      const [newer] = await appendEvents(writer.manager, session, [{ kind: EventKind.USER_MESSAGE, text: 'a newer request' }]);
+      await write(writer.manager, session);
       await writer.commitTransaction();
-
-      const result = await continued;
-      expect(result.__typename).toBe('ContinueSessionSuccess');
-      const { session: successor } = await client.data<any>(
-        'query ($s: ID!) { session(id: $s) { continuedFrom { initiatingEvent { id } } events(first: 2) { edges { node { text replayOf { id } } } } } }',
-        { s: result.successor!.id },
-      );
-      expect(successor.continuedFrom.initiatingEvent).toEqual({ id: newer.id });
-      expect(successor.events.edges[1].node).toEqual({ text: 'a newer request', replayOf: { id: newer.id } });
+      return await continued;
     } finally {
       if (writer.isTransactionActive) await writer.rollbackTransaction();
       await writer.release();
     }
+  }
+
+  it('continues from what the writer it waited for committed, not from what it saw before the wait', async () => {
+    const origin = await createSession(client, 'busy session');
+    await postMessage(client, origin, 'the first request');
+    let newer: EventEntity | undefined;
+    const result = await whileContinuationWaits(origin, async (manager, session) => {
+      [newer] = await appendEvents(manager, session, [{ kind: EventKind.USER_MESSAGE, text: 'a newer request' }]);
+    });
+    expect(result.__typename).toBe('ContinueSessionSuccess');
+    const { session: successor } = await client.data<any>(
+      'query ($s: ID!) { session(id: $s) { continuedFrom { initiatingEvent { id } } events(first: 2) { edges { node { text replayOf { id } } } } } }',
+      { s: result.successor!.id },
+    );
+    expect(successor.continuedFrom.initiatingEvent).toEqual({ id: newer!.id });
+    expect(successor.events.edges[1].node).toEqual({ text: 'a newer request', replayOf: { id: newer!.id } });
+  });
+
+  it('refuses when the writer it waited for queued a failed turn again', async () => {
+    const origin = await createSession(client, 'retried meanwhile');
+    await postMessage(client, origin, 'try this');
+    const { dataSource } = server.app.database;
+    const [failed] = await dataSource.query(
+      `INSERT INTO runs (id, account_id, session_id, kind, status, error, attempt, created_at, updated_at, finished_at)
+       SELECT gen_random_uuid(), account_id, id, 'TURN', 'FAILED', 'The model is overloaded.', 1, now(), now(), now() FROM sessions WHERE id = $1
+       RETURNING id, account_id`,
+      [origin],
+    );
+    const result = await whileContinuationWaits(origin, async (manager) => {
+      expect(await requeueFailedRun(manager, failed.account_id, failed.id)).not.toBeNull();
+    });
+    expect(result).toMatchObject({ __typename: 'OperationError', code: 'TURN_IN_PROGRESS' });
   });
 });

@@ -5,7 +5,8 @@ import { OperationError } from './common/operation-error.type';
 
 /** A GraphQL error for a failure where the API has no error union (queries, plain mutations). */
 export function failureError(failure: OperationFailure): GraphQLError {
-  return new GraphQLError(failure.message, { extensions: { code: failure.code, details: failure.details } });
+  const { code, details, currentContinuationId } = failure;
+  return new GraphQLError(failure.message, { extensions: { code, details, ...(currentContinuationId ? { currentContinuationId } : {}) } });
 }
 
 export function unauthenticatedError(): GraphQLError {

@@ -5,6 +5,9 @@ import { isId } from '../domain/ids';
 import { RunStatus } from '../domain/runs';
 import { RunEntity } from '../db/entities/run.entity';
 import { requeueFailedRun } from '../db/repositories/run.repository';
+import { lockSession } from '../db/repositories/transcript.repository';
+import { currentContinuation } from '../db/repositories/lineage.repository';
+import { SessionStatus } from '../domain/sessions';
 import { alignOne } from './batch';
 import { ChangeNotifier } from './notifications';
 import { Viewer } from './viewer';
@@ -23,21 +26,39 @@ export class RunService {
 
   /**
    * Queues a FAILED run again, keeping its id, its session and everything it recorded; the next
-   * attempt starts from the same message. Fails with NOT_FOUND, or INVALID_INPUT for a run that
+   * attempt starts from the same message. Fails with NOT_FOUND, SESSION_CONTINUED when its session
+   * was continued since (the work goes on in the continuation), or INVALID_INPUT for a run that
    * did not fail (a succeeded one has its answer; a queued or running one is still going).
    */
   async retryRun(viewer: Viewer, runId: string): Promise<Outcome<RunEntity>> {
     const path = ['runId'];
-    if (!isId(runId)) return fail(ErrorCode.NOT_FOUND, 'No such run.', [{ path, message: 'No such run.' }]);
-    const requeued = await requeueFailedRun(this.dataSource.manager, viewer.accountId, runId);
-    if (requeued) {
-      this.notifier.runsChanged([requeued]);
-      return succeed(requeued);
-    }
-    const run = await this.dataSource.manager.findOneBy(RunEntity, { id: runId, accountId: viewer.accountId });
-    if (!run) return fail(ErrorCode.NOT_FOUND, 'No such run.', [{ path, message: 'No such run.' }]);
-    const why = run.status === RunStatus.SUCCEEDED ? 'it succeeded, and its answer stands' : `it is ${run.status.toLowerCase()}`;
-    return fail(ErrorCode.INVALID_INPUT, `Only a failed run can be retried: ${why}.`, [{ path, message: `Run ${run.id} is ${run.status}.` }]);
+    const unknown = () => fail<RunEntity>(ErrorCode.NOT_FOUND, 'No such run.', [{ path, message: 'No such run.' }]);
+    if (!isId(runId)) return unknown();
+    const outcome = await this.dataSource.transaction(async (manager): Promise<Outcome<RunEntity>> => {
+      const run = await manager.findOneBy(RunEntity, { id: runId, accountId: viewer.accountId });
+      if (!run) return unknown();
+      // Serialized with continuations of its session, which check that no turn is queued.
+      const session = await lockSession(manager, viewer.accountId, run.sessionId);
+      if (session?.status === SessionStatus.CONTINUED && run.status === RunStatus.FAILED) {
+        const current = await currentContinuation(manager, viewer.accountId, session.id);
+        return {
+          ok: false,
+          error: {
+            code: ErrorCode.SESSION_CONTINUED,
+            message: 'This session was continued since the run failed: carry on in its current continuation.',
+            details: [{ path, message: `Session ${session.id} is CONTINUED.` }],
+            currentContinuationId: current?.id,
+          },
+        };
+      }
+      const requeued = await requeueFailedRun(manager, viewer.accountId, runId);
+      if (requeued) return succeed(requeued);
+      const now = (await manager.findOneBy(RunEntity, { id: runId }))!;
+      const why = now.status === RunStatus.SUCCEEDED ? 'it succeeded, and its answer stands' : `it is ${now.status.toLowerCase()}`;
+      return fail(ErrorCode.INVALID_INPUT, `Only a failed run can be retried: ${why}.`, [{ path, message: `Run ${now.id} is ${now.status}.` }]);
+    });
+    if (outcome.ok) this.notifier.runsChanged([outcome.value]);
+    return outcome;
   }
 
   /** Context usage of sessions by id, aligned with `ids`, from stored running totals: a DataLoader batch function. */

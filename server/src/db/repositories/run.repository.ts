@@ -128,12 +128,16 @@ export async function releaseRun(manager: EntityManager, lease: Lease): Promise<
 
 /** Puts a FAILED run of the account back in the queue under the same id; null when there is no such failed run. */
 export async function requeueFailedRun(manager: EntityManager, accountId: string, runId: string): Promise<RunEntity | null> {
-  const rows = returnedRows(
-    await manager.query(
-      `UPDATE runs SET status = 'QUEUED', error = NULL, lease_owner = NULL, lease_expires_at = NULL, finished_at = NULL, updated_at = now()
-       WHERE id = $1 AND account_id = $2 AND status = 'FAILED' RETURNING *`,
-      [runId, accountId],
-    ),
+  // The session row gets a new version: a continuation that waited for the session reads again and sees the run.
+  const rows: Record<string, unknown>[] = await manager.query(
+    `WITH requeued AS (
+       UPDATE runs SET status = 'QUEUED', error = NULL, lease_owner = NULL, lease_expires_at = NULL, finished_at = NULL, updated_at = now()
+       WHERE id = $1 AND account_id = $2 AND status = 'FAILED' RETURNING *
+     ), touched AS (
+       UPDATE sessions SET status = sessions.status FROM requeued WHERE sessions.id = requeued.session_id
+     )
+     SELECT * FROM requeued`,
+    [runId, accountId],
   );
   return rows.length ? entityFromRow(manager, RunEntity, rows[0]) : null;
 }

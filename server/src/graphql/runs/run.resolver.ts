@@ -40,7 +40,7 @@ export class RunResolver {
 
   @Mutation(() => Run, {
     description:
-      'Runs a FAILED run again (same id, same message; what it recorded stays). Any other status is refused with INVALID_INPUT, an unknown run with NOT_FOUND.',
+      'Runs a FAILED run again (same id, same message; what it recorded stays). Any other status is refused with INVALID_INPUT, a run whose session was continued since with SESSION_CONTINUED (extensions.currentContinuationId names where the work went), an unknown run with NOT_FOUND.',
   })
   async retryRun(@Arg('runId', () => ID) runId: string, @Ctx() ctx: Context): Promise<RunEntity> {
     return valueOrThrow(await ctx.services.runs.retryRun(ctx.viewer, runId));
