@@ -30,29 +30,26 @@ export interface EventContent {
   createdAt: Date;
 }
 
+/** The canonical JSON of an event's payload, which its hash and its token count both cover; null for none. */
+export function payloadJson(data: unknown): string | null {
+  return data == null ? null : canonicalJson(data);
+}
+
 /**
  * sha256 (hex) of the canonical JSON array
  * `[previousHash, sessionId, seq, kind, text, data, toolCallId, replayOfId, createdAt]`,
  * where `createdAt` is the ISO-8601 UTC string with milliseconds and absent values are null.
+ * `payload` is the payload's canonical JSON when the caller has it already.
  */
-export function eventHash(previousHash: string, content: EventContent): string {
-  const encoded = canonicalJson([
-    previousHash,
-    content.sessionId,
-    content.seq,
-    content.kind,
-    content.text,
-    content.data ?? null,
-    content.toolCallId,
-    content.replayOfId,
-    content.createdAt.toISOString(),
-  ]);
-  return createHash('sha256').update(encoded, 'utf8').digest('hex');
+export function eventHash(previousHash: string, content: EventContent, payload = payloadJson(content.data)): string {
+  const before = [previousHash, content.sessionId, content.seq, content.kind, content.text].map(canonicalJson).join(',');
+  const after = [content.toolCallId, content.replayOfId, content.createdAt.toISOString()].map(canonicalJson).join(',');
+  return createHash('sha256').update(`[${before},${payload ?? 'null'},${after}]`, 'utf8').digest('hex');
 }
 
 /** Token count of an event: its text plus the canonical JSON of its payload. */
-export function eventTokenCount(text: string | null, data: unknown): number {
-  return countTokens(text ?? '') + (data == null ? 0 : countTokens(canonicalJson(data)));
+export function eventTokenCount(text: string | null, data: unknown, payload = payloadJson(data)): number {
+  return countTokens(text ?? '') + (payload === null ? 0 : countTokens(payload));
 }
 
 /** Problems with a user message, addressed under `pathPrefix`. */

@@ -322,7 +322,7 @@ export class ContinuationService {
     });
     // Everything is built in memory first, then written in one statement.
     Object.assign(successor, { eventCount: 0, tokenCount: 0, lastEventHash: GENESIS_HASH });
-    const opened = chainEvents(manager, successor, [
+    const opened = chainEvents(successor, [
       {
         kind: EventKind.CONTINUATION,
         text: `Continued from "${predecessor.title}"`,
@@ -361,7 +361,7 @@ export class ContinuationService {
     // The compiler lists the cited sources last, after the initiating message and the recent exchange.
     const cited = projection.items.slice(projection.items.length - prepared.sources.length);
     const included = cited.filter((item) => item.status === ManifestItemStatus.INCLUDED).length;
-    const carded = chainEvents(manager, predecessor, [
+    const carded = chainEvents(predecessor, [
       {
         kind: EventKind.CONTINUATION,
         text: `Continued in "${successor.title}"`,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { EventKind, eventHash, eventTokenCount } from '../../domain/transcript';
+import { EventKind, eventHash, eventTokenCount, payloadJson } from '../../domain/transcript';
 import { EventEntity } from '../entities/event.entity';
 import { SessionEntity } from '../entities/session.entity';
 import { preparedQuery } from '../prepared';
@@ -33,14 +33,15 @@ export async function lockSession(manager: EntityManager, accountId: string, ses
 }
 
 /** The events that drafts become after `session`'s last event, and the session's totals after them. */
-export function chainEvents(manager: EntityManager, session: SessionEntity, drafts: EventDraft[]) {
+export function chainEvents(session: SessionEntity, drafts: EventDraft[]) {
   const events: EventEntity[] = [];
   let previousHash = session.lastEventHash;
   let seq = session.eventCount;
   let tokens = session.tokenCount;
   for (const draft of drafts) {
     seq += 1;
-    const event = manager.create(EventEntity, {
+    const payload = payloadJson(draft.data);
+    const event = Object.assign(new EventEntity(), {
       id: randomUUID(),
       sessionId: session.id,
       accountId: session.accountId,
@@ -52,9 +53,9 @@ export function chainEvents(manager: EntityManager, session: SessionEntity, draf
       replayOfId: draft.replayOfId ?? null,
       clientMessageId: draft.clientMessageId ?? null,
       createdAt: new Date(),
-      tokenCount: draft.tokenCount ?? eventTokenCount(draft.text, draft.data),
+      tokenCount: draft.tokenCount ?? eventTokenCount(draft.text, draft.data, payload),
     });
-    event.hash = eventHash(previousHash, event);
+    event.hash = eventHash(previousHash, event, payload);
     previousHash = event.hash;
     tokens += event.tokenCount;
     event.tokenTotal = tokens;
@@ -74,7 +75,7 @@ export async function appendEvents(
   drafts: EventDraft[],
   changes: Pick<Partial<SessionEntity>, 'status'> = {},
 ): Promise<EventEntity[]> {
-  const { events, totals } = chainEvents(manager, session, drafts);
+  const { events, totals } = chainEvents(session, drafts);
   await manager.insert(EventEntity, events);
   await manager.update(SessionEntity, { id: session.id }, { ...totals, ...changes });
   Object.assign(session, totals, changes);
