@@ -91,7 +91,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     poolSize: embedded ? EMBEDDED_POOL_SIZE : Math.max(2, options.poolSize),
     logging: ['query'],
     logger: queryCounter,
-    extra: { connectionTimeoutMillis: 10_000 },
+    extra: {
+      connectionTimeoutMillis: 10_000,
+      // Only the statements `preparedQuery` keeps are cached plans; theirs are parameter lookups by
+      // key, so one generic plan serves every call instead of planning each one again.
+      ...(embedded ? {} : { options: '-c plan_cache_mode=force_generic_plan' }),
+    },
   });
   const closeAll = async () => {
     if (dataSource.isInitialized) await dataSource.destroy();

@@ -339,24 +339,37 @@ export async function compileProjection(
   }
 
   const included = new Map<Candidate, CountedText>();
-  const handles = new Map(candidates.map((candidate) => [candidate, { text: candidate.handle, tokens: countTokens(candidate.handle) }]));
-  const assemble = () =>
-    assembleContext(fixed, candidates, included, handles, { text: summaryHandle, tokens: countTokens(summaryHandle) }, request.tokenBudget - fixedTokens);
+  const handles = new Map<Candidate, CountedText>();
+  // A handle is counted only when it matters: when it is listed, or when the budget is too tight for its bound.
+  const handleOf = (candidate: Candidate): CountedText => {
+    let handle = handles.get(candidate);
+    if (!handle) {
+      handle = { text: candidate.handle, tokens: countTokens(candidate.handle) };
+      handles.set(candidate, handle);
+    }
+    return handle;
+  };
+  const summary = { text: summaryHandle, tokens: countTokens(summaryHandle) };
+  const assemble = () => assembleContext(fixed, candidates, included, handleOf, summary, request.tokenBudget - fixedTokens);
   let remaining = request.tokenBudget - minimum;
-  // Each handle costs a line break as well.
-  const handleTokens = candidates.map((candidate) => handles.get(candidate)!.tokens + 1);
-  let reserved = handleTokens.reduce((sum, tokens) => sum + tokens, 0);
+  // Room is kept for the handle (and its line break) of every candidate still to decide. A token
+  // is at least a byte, so a handle's UTF-8 length bounds its count: a candidate that fits with
+  // every later handle at its bound fits with their exact counts too, which are taken otherwise.
+  const handleBounds = candidates.map((candidate) => Buffer.byteLength(candidate.handle, 'utf8') + 1);
+  let boundsAfter = handleBounds.reduce((sum, bound) => sum + bound, 0);
+  const fitsWithLaterHandles = (tokens: number, index: number) =>
+    tokens <= remaining - boundsAfter ||
+    tokens <= remaining - candidates.slice(index + 1).reduce((sum, later) => sum + handleOf(later).tokens + 1, 0);
   for (const [index, candidate] of candidates.entries()) {
-    const available = remaining - Math.max(0, reserved - handleTokens[index]);
-    if (!candidate.unavailable && candidate.minimumTokens <= available) {
+    boundsAfter -= handleBounds[index];
+    if (!candidate.unavailable && fitsWithLaterHandles(candidate.minimumTokens, index)) {
       const text = await candidate.load();
       const tokens = countTokens(text);
-      if (tokens + 1 <= available) {
+      if (fitsWithLaterHandles(tokens + 1, index)) {
         included.set(candidate, { text, tokens });
         remaining -= tokens + 1;
       }
     }
-    reserved -= handleTokens[index];
   }
 
   // Joining texts can merge tokens at the seams; verify the real count and shed from the end.
@@ -491,7 +504,7 @@ function assembleContext(
   fixed: CompiledSection[],
   candidates: Candidate[],
   included: Map<Candidate, CountedText>,
-  handles: Map<Candidate, CountedText>,
+  handleOf: (candidate: Candidate) => CountedText,
   summaryHandle: CountedText,
   optionalBudget: number,
 ): CompiledSection[] {
@@ -499,7 +512,7 @@ function assembleContext(
   const omittedHandles: CountedText[] = [];
   for (const candidate of candidates) {
     const text = included.get(candidate);
-    if (text === undefined) omittedHandles.push(handles.get(candidate)!);
+    if (text === undefined) omittedHandles.push(handleOf(candidate));
     else texts.set(candidate.section, [...(texts.get(candidate.section) ?? []), text]);
   }
   const sections = [...fixed];
