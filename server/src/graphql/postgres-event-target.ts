@@ -98,7 +98,10 @@ export class PostgresEventTarget extends CountingEventTarget {
   }
 
   private receive(payload: string): void {
-    for (const { from, type, compacted } of JSON.parse(payload) as Announcement[]) {
+    const announcements: unknown = JSON.parse(payload);
+    // A process of another version may announce in another form: what this one cannot read, it leaves.
+    if (!Array.isArray(announcements)) return;
+    for (const { from, type, compacted } of announcements as Announcement[]) {
       if (from === this.processId || !this.hasListeners(type)) continue;
       this.delivering = this.delivering
         .then(() => this.codec.restore(type, compacted))
