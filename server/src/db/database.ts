@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ClientBase } from 'pg';
 import { DataSource, Logger } from 'typeorm';
 import { entities } from './entities';
 import { migrations } from './migrations';
@@ -93,9 +94,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     logger: queryCounter,
     extra: {
       connectionTimeoutMillis: 10_000,
-      // Only the statements `preparedQuery` keeps are cached plans; theirs are parameter lookups by
-      // key, so one generic plan serves every call instead of planning each one again.
-      ...(embedded ? {} : { options: '-c plan_cache_mode=force_generic_plan' }),
+      // Only the statements `preparedQuery` keeps have cached plans; theirs are lookups by key, so
+      // one generic plan serves every call instead of planning each one again. Set once per new
+      // connection (not as a startup option, which connection poolers may refuse).
+      ...(embedded ? {} : { onConnect: (client: ClientBase) => client.query('SET plan_cache_mode = force_generic_plan') }),
     },
   });
   const closeAll = async () => {
