@@ -1,3 +1,17 @@
+const encodedKeys = new Map<string, string>();
+/** Enough for every key this server writes; keys beyond it (from payloads) are encoded each time. */
+const ENCODED_KEYS_KEPT = 10_000;
+
+/** `"key":`, kept: the same few keys recur in every event and manifest. */
+function encodedKey(key: string): string {
+  let encoded = encodedKeys.get(key);
+  if (encoded === undefined) {
+    encoded = `${JSON.stringify(key)}:`;
+    if (encodedKeys.size < ENCODED_KEYS_KEPT) encodedKeys.set(key, encoded);
+  }
+  return encoded;
+}
+
 /**
  * Canonical JSON: object keys sorted by UTF-16 code units, no insignificant white space,
  * strings and finite numbers as JSON.stringify writes them. Two equal values always encode
@@ -25,7 +39,7 @@ export function canonicalJson(value: unknown): string {
       for (const key of Object.keys(record).sort()) {
         const field = record[key];
         if (field === undefined) continue;
-        encoded += `${encoded.length > 1 ? ',' : ''}${JSON.stringify(key)}:${canonicalJson(field)}`;
+        encoded += `${encoded.length > 1 ? ',' : ''}${encodedKey(key)}${canonicalJson(field)}`;
       }
       return `${encoded}}`;
     }

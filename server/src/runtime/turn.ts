@@ -255,7 +255,6 @@ export class TurnRunner {
       const [taskEvent] = await appendEvents(manager, child, [{ kind: EventKind.USER_MESSAGE, text: task }]);
       const callEvents = await appendEvents(manager, session, [toolCallDraft(call)]);
       const delegatedRun = queuedRun(
-        manager,
         { accountId: session.accountId, sessionId: session.id, kind: RunKind.DELEGATED, triggerEventId: taskEvent.id, childSessionId: child.id, toolCallId: call.id },
         now,
       );

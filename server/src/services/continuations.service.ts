@@ -308,7 +308,7 @@ export class ContinuationService {
     const edgeId = randomUUID();
     const manifestId = randomUUID();
     const handoff = normalizeHandoff(input.handoff);
-    const successor = manager.create(SessionEntity, {
+    const successor = Object.assign(new SessionEntity(), {
       id: randomUUID(),
       accountId: viewer.accountId,
       kind: SessionKind.CONTINUATION,
@@ -344,7 +344,7 @@ export class ContinuationService {
       edgeId,
       manifestId,
     });
-    const edge = manager.create(ContinuationEdgeEntity, {
+    const edge = Object.assign(new ContinuationEdgeEntity(), {
       id: edgeId,
       accountId: viewer.accountId,
       predecessorId: predecessor.id,
@@ -386,7 +386,6 @@ export class ContinuationService {
     ]);
     const predecessorEvents = carded.events;
     const run = queuedRun(
-      manager,
       { accountId: viewer.accountId, sessionId: successor.id, kind: RunKind.TURN, triggerEventId: successorEvents[1].id },
       now,
     );

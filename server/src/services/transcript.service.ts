@@ -92,7 +92,7 @@ export class TranscriptService {
         { kind: EventKind.USER_MESSAGE, text: input.text, clientMessageId: input.clientMessageId },
       ]);
       const run = this.startsTurns
-        ? queuedRun(manager, { accountId: session.accountId, sessionId: session.id, kind: RunKind.TURN, triggerEventId: event.id }, new Date())
+        ? queuedRun({ accountId: session.accountId, sessionId: session.id, kind: RunKind.TURN, triggerEventId: event.id }, new Date())
         : null;
       if (run) await manager.insert(RunEntity, run);
       return succeed({ event, session, run, replayed: false });

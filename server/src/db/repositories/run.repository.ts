@@ -14,8 +14,8 @@ export interface NewRun {
 }
 
 /** A QUEUED run with every column set, ready to insert. */
-export function queuedRun(manager: EntityManager, run: NewRun, now: Date): RunEntity {
-  return manager.create(RunEntity, {
+export function queuedRun(run: NewRun, now: Date): RunEntity {
+  return Object.assign(new RunEntity(), {
     id: randomUUID(),
     accountId: run.accountId,
     sessionId: run.sessionId,
