@@ -33,6 +33,11 @@ interface SnapshotRow {
   recent_continuations: number;
 }
 
+interface LockedSnapshotRow extends SnapshotRow {
+  predecessor: Record<string, unknown> | null;
+  changed_while_waiting: boolean | null;
+}
+
 export interface SnapshotQuery {
   accountId: string;
   sessionId: string;
@@ -96,7 +101,7 @@ export async function lockWithSnapshot(
   manager: EntityManager,
   query: SnapshotQuery,
 ): Promise<{ predecessor: SessionEntity | null; snapshot: ContinuationSnapshot }> {
-  const [row] = await preparedQuery<(SnapshotRow & { predecessor: Record<string, unknown> | null; changed_while_waiting: boolean | null })[]>(
+  const [row] = await preparedQuery<LockedSnapshotRow[]>(
     manager,
     `WITH locked AS (
        SELECT ${columnList(manager, SessionEntity)}, xmin FROM sessions WHERE id = $2 AND account_id = $1 FOR UPDATE
