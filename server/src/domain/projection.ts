@@ -325,10 +325,11 @@ export async function compileProjection(
   }));
   const separatorTokens = countTokens(SECTION_SEPARATOR);
   const summaryHandle = `- more omitted sources: read_manifest ${request.manifestId}`;
+  const summary = { text: summaryHandle, tokens: countTokens(summaryHandle) };
 
   const candidates = await collectCandidates(request, reader);
   const fixedTokens = fixed.reduce((sum, section) => sum + section.tokenCount + separatorTokens, 0);
-  const minimum = fixedTokens + (candidates.length ? countTokens(summaryHandle) + separatorTokens : 0);
+  const minimum = fixedTokens + (candidates.length ? summary.tokens + separatorTokens : 0);
   if (minimum > request.tokenBudget) {
     const advised = minimum + (request.minimumAllowance ?? 0);
     return fail(
@@ -349,7 +350,6 @@ export async function compileProjection(
     }
     return handle;
   };
-  const summary = { text: summaryHandle, tokens: countTokens(summaryHandle) };
   const assemble = () => assembleContext(fixed, candidates, included, handleOf, summary, request.tokenBudget - fixedTokens);
   let remaining = request.tokenBudget - minimum;
   // Room is kept for the handle (and its line break) of every candidate still to decide. A token
