@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { startApiServer, type RunningApiServer } from './api-server';
-import { collectErrors, launchBrowser, type Browser } from './browser';
+import { collectErrors, launchBrowser, saveScreenshot, transcriptOf, type Browser } from './browser';
 
-const SCREENSHOTS = path.join(__dirname, 'screenshots');
 
 describe('a person chats with the agent, and asking it to continue moves the tab to the successor', () => {
   let server: RunningApiServer;
@@ -24,16 +22,10 @@ describe('a person chats with the agent, and asking it to continue moves the tab
     await server?.stop();
   });
 
-  function screenshot(name: string) {
-    return page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  }
 
-  function transcript() {
-    return page.getByRole('log', { name: 'Transcript' });
-  }
 
   function assistantMessages() {
-    return transcript()
+    return transcriptOf(page)
       .getByRole('listitem')
       .filter({ has: page.getByText('Assistant', { exact: true }) });
   }
@@ -52,12 +44,12 @@ describe('a person chats with the agent, and asking it to continue moves the tab
     predecessorUrl = page.url();
 
     await send('We will launch in three markets');
-    await transcript().getByText('We will launch in three markets', { exact: true }).waitFor();
+    await transcriptOf(page).getByText('We will launch in three markets', { exact: true }).waitFor();
     // The built-in agent quotes the message it answers.
     await assistantMessages().filter({ hasText: 'We will launch in three markets' }).waitFor();
     await page.getByText('Thinking…').waitFor({ state: 'hidden' });
     await page.getByRole('meter', { name: /^Context: [\d,]+ of 32,768 tokens/ }).waitFor();
-    await screenshot('20-agent-answered');
+    await saveScreenshot(page, '20-agent-answered');
   });
 
   it('follows the agent into the successor when asked to continue, and the successor answers there', async () => {
@@ -68,26 +60,26 @@ describe('a person chats with the agent, and asking it to continue moves the tab
     const banner = page.getByRole('complementary', { name: 'Continuation' });
     await banner.getByText('Continued from “Plan the launch”').waitFor();
     await banner.getByText(/You asked for it/).waitFor();
-    await transcript().getByText('/continue Next phase', { exact: true }).waitFor();
-    await transcript().getByRole('link', { name: 'from “Plan the launch”' }).waitFor();
+    await transcriptOf(page).getByText('/continue Next phase', { exact: true }).waitFor();
+    await transcriptOf(page).getByRole('link', { name: 'from “Plan the launch”' }).waitFor();
     // The successor's own first turn answers the replayed request.
     await assistantMessages().filter({ hasText: 'Next phase' }).waitFor();
     await page.getByText('Thinking…').waitFor({ state: 'hidden' });
     expect(await page.getByLabel('Message').isEditable()).toBe(true);
-    await screenshot('21-agent-continued-successor');
+    await saveScreenshot(page, '21-agent-continued-successor');
   });
 
   it('goes Back to the predecessor, which ends in its transition card', async () => {
     await page.goBack();
     await page.waitForURL(predecessorUrl);
 
-    const card = transcript().getByRole('article', { name: 'Continued in “Next phase”' });
+    const card = transcriptOf(page).getByRole('article', { name: 'Continued in “Next phase”' });
     await card.waitFor();
     expect(await card.innerText()).toContain('You asked for it');
     await page.getByRole('link', { name: 'Open current continuation' }).waitFor();
     expect(await page.getByLabel('Message').count()).toBe(0);
     expect(page.url()).toBe(predecessorUrl);
-    await screenshot('22-agent-predecessor-card');
+    await saveScreenshot(page, '22-agent-predecessor-card');
   });
 
   it('ran without errors in the browser console', () => {

@@ -46,3 +46,15 @@ export function collectErrors(page: Page, errors: string[]): Page {
   });
   return page;
 }
+
+const SCREENSHOTS = path.join(__dirname, 'screenshots');
+
+/** A full-page screenshot into `e2e/screenshots/<name>.png`, where the README takes its pictures. */
+export function saveScreenshot(page: Page, name: string): Promise<Buffer> {
+  return page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The transcript of the session a page shows. */
+export function transcriptOf(page: Page) {
+  return page.getByRole('log', { name: 'Transcript' });
+}

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { queryApi, startApiServer, type RunningApiServer } from './api-server';
-import { collectErrors, launchBrowser, type Browser } from './browser';
+import { collectErrors, launchBrowser, saveScreenshot, transcriptOf, type Browser } from './browser';
 
-const SCREENSHOTS = path.join(__dirname, 'screenshots');
 
 /** How long a tab gets to (wrongly) move after a continuation it must not follow. */
 const SETTLE_MS = 1_500;
@@ -44,20 +42,14 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     await server?.stop();
   });
 
-  function screenshot(name: string, on: Page = page) {
-    return on.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  }
 
-  function transcript(on: Page = page) {
-    return on.getByRole('log', { name: 'Transcript' });
-  }
 
   /**
    * The assistant's answer to `message`: the built-in agent quotes the message it answers. A
    * session is continued only between turns, so tests wait for it.
    */
   function answerTo(message: string, on: Page = page) {
-    return transcript(on)
+    return transcriptOf(on)
       .getByRole('listitem')
       .filter({ has: on.getByText('Assistant', { exact: true }) })
       .filter({ hasText: message });
@@ -65,7 +57,7 @@ describe('a conversation continues in a fresh session, and every tab stays orien
 
   /** A message of the person's own, not the answer quoting it. */
   function messageInTranscript(text: string, on: Page = page) {
-    return transcript(on).getByText(text, { exact: true });
+    return transcriptOf(on).getByText(text, { exact: true });
   }
 
   async function createSessionWithMessages(title: string, messages: string[]): Promise<string> {
@@ -131,7 +123,7 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     const minimum = Number(/Must be at least (\d+)/.exec(await refusal.innerText())?.[1]);
     expect(minimum).toBeGreaterThan(100);
     expect(page.url()).toBe(predecessorUrl);
-    await screenshot('08-continue-budget-refused');
+    await saveScreenshot(page, '08-continue-budget-refused');
 
     // Just above the minimum: the cited conversation cannot fit and is omitted. The margin covers
     // the minimum's drift between attempts (it counts the tokens of freshly generated ids).
@@ -144,7 +136,7 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     expect(statuses.map((status) => status.replace(/^\W+/, ''))).toEqual(['Included', 'Omitted', 'Omitted']);
     await preview.getByRole('article').filter({ hasText: 'the conversation so far' }).getByText('Omitted').waitFor();
     expect(page.url()).toBe(predecessorUrl);
-    await screenshot('08b-continue-preview');
+    await saveScreenshot(page, '08b-continue-preview');
     await dialog.getByRole('button', { name: 'Continue' }).click();
 
     await page.waitForURL((url) => url.href !== predecessorUrl && /\/sessions\/[^/?]+$/.test(url.pathname));
@@ -154,27 +146,27 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     await banner.getByText(/You asked for it/).waitFor();
     await page.getByRole('heading', { name: 'Deployment plan' }).waitFor();
     await messageInTranscript('Now let us plan the deployment').waitFor();
-    await transcript().getByRole('link', { name: 'from “Plan the release”' }).waitFor();
+    await transcriptOf(page).getByRole('link', { name: 'from “Plan the release”' }).waitFor();
     // The successor's own first turn answers the replayed message there.
     await answerTo('Now let us plan the deployment').waitFor();
-    await screenshot('09-successor-banner');
+    await saveScreenshot(page, '09-successor-banner');
   });
 
   it('goes Back to the predecessor and its transition card without bouncing forward', async () => {
     await page.goBack();
     await page.waitForURL(predecessorUrl);
 
-    const card = transcript().getByRole('article', { name: 'Continued in “Deployment plan”' });
+    const card = transcriptOf(page).getByRole('article', { name: 'Continued in “Deployment plan”' });
     await card.waitFor();
     expect(await card.innerText()).toContain('Carried the current request');
     await page.getByRole('link', { name: 'Open current continuation' }).waitFor();
     await page.waitForTimeout(SETTLE_MS);
     expect(page.url()).toBe(predecessorUrl);
-    await screenshot('10-predecessor-card');
+    await saveScreenshot(page, '10-predecessor-card');
   });
 
   it('inspects the handoff: included and omitted sources, the budget, and the exact cited events', async () => {
-    await transcript().getByRole('link', { name: 'Inspect handoff' }).click();
+    await transcriptOf(page).getByRole('link', { name: 'Inspect handoff' }).click();
     await page.waitForURL(/\/continuations\/[^/]+$/);
 
     const manifest = page.getByRole('region', { name: 'Projection manifest' });
@@ -183,15 +175,15 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     expect(statuses.map((status) => status.replace(/^\W+/, ''))).toEqual(['Included', 'Omitted', 'Omitted']);
     await page.getByRole('region', { name: 'What the agent handed over' }).getByText('Ship on Friday').waitFor();
     await manifest.getByText('projection-compiler/1').waitFor();
-    await screenshot('11-handoff-inspector');
+    await saveScreenshot(page, '11-handoff-inspector');
 
     await manifest.getByRole('link', { name: 'Open source: the conversation so far' }).click();
     await page.waitForURL(/\?from=.+&to=.+/);
     // The whole conversation as it was confirmed: both messages and both answers.
     await page.getByText('Highlighting events 1–4, a cited source.').waitFor();
-    expect(await transcript().locator('.transcript-item-cited').count()).toBe(4);
+    expect(await transcriptOf(page).locator('.transcript-item-cited').count()).toBe(4);
     expect(page.url().startsWith(predecessorUrl)).toBe(true);
-    await screenshot('12-cited-range');
+    await saveScreenshot(page, '12-cited-range');
   });
 
   it('moves a tab following the live end, tells a tab scrolled away, and leaves a tab elsewhere alone', async () => {
@@ -228,7 +220,7 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     expect(reader.url()).toBe(`${server.url}/sessions/${longDiscussion}`);
     expect(bystander.url()).toBe(`${server.url}/sessions/${elsewhere}`);
     expect(await bystander.getByText(/This session was continued/).count()).toBe(0);
-    await screenshot('13-notice-not-following', reader);
+    await saveScreenshot(reader, '13-notice-not-following');
 
     await reader.getByRole('link', { name: 'Open', exact: true }).click();
     await reader.getByRole('heading', { name: 'Long discussion, part 2' }).waitFor();
@@ -242,7 +234,7 @@ describe('a conversation continues in a fresh session, and every tab stays orien
 
     await page.getByRole('button', { name: 'Branch into a new continuation' }).click();
     await page.getByLabel('First message of the new branch').fill('Actually, fix the flaky tests first');
-    await screenshot('14-continued-choices');
+    await saveScreenshot(page, '14-continued-choices');
     await page.getByRole('button', { name: 'Start branch' }).click();
 
     await page.waitForURL(
@@ -251,7 +243,7 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     await page.getByRole('complementary', { name: 'Continuation' }).getByText('Continued from “Plan the release”').waitFor();
     await messageInTranscript('Actually, fix the flaky tests first').waitFor();
     await answerTo('Actually, fix the flaky tests first').waitFor();
-    await screenshot('15-branch-started');
+    await saveScreenshot(page, '15-branch-started');
 
     await page.getByRole('navigation', { name: 'Lineage' }).getByRole('link', { name: 'Plan the release' }).click();
     await page.waitForURL(predecessorUrl);
@@ -259,7 +251,7 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     const tree = page.getByRole('group', { name: 'Lineage tree · 3 sessions, branched' });
     expect(await tree.getByRole('link').count()).toBe(3);
     await tree.getByRole('link', { name: 'Plan the release (this session)' }).waitFor();
-    await screenshot('16-lineage-tree');
+    await saveScreenshot(page, '16-lineage-tree');
 
     await tree.getByRole('link', { name: 'Deployment plan' }).focus();
     await page.keyboard.press('Enter');
@@ -273,24 +265,24 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     expect(await lineage.innerText()).toContain('2 sessions in lineage');
     expect(await lineage.getAttribute('href')).not.toBe(new URL(predecessorUrl).pathname);
     expect(await page.getByRole('link', { name: /Deployment plan/ }).count()).toBe(0);
-    await screenshot('17-sessions-by-lineage');
+    await saveScreenshot(page, '17-sessions-by-lineage');
   });
 
   it('fits a 375 px wide screen', async () => {
     await page.setViewportSize({ width: 375, height: 740 });
     await page.goto(predecessorUrl);
-    const card = transcript().getByRole('article', { name: 'Continued in “Deployment plan”' });
+    const card = transcriptOf(page).getByRole('article', { name: 'Continued in “Deployment plan”' });
     await card.waitFor();
     await page.getByRole('link', { name: 'Open current continuation' }).waitFor();
     expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
-    await screenshot('18-predecessor-narrow');
+    await saveScreenshot(page, '18-predecessor-narrow');
 
     await card.getByRole('link', { name: 'Inspect handoff' }).click();
     const manifest = page.getByRole('region', { name: 'Projection manifest' });
     await manifest.waitFor();
     expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
     await manifest.getByRole('heading', { name: 'Sources' }).scrollIntoViewIfNeeded();
-    await screenshot('19-inspector-narrow');
+    await saveScreenshot(page, '19-inspector-narrow');
   });
 
   it('ran without errors in the browser console', () => {

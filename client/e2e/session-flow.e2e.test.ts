@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { queryApi, startApiServer, type RunningApiServer } from './api-server';
-import { collectErrors, launchBrowser, type Browser } from './browser';
+import { collectErrors, launchBrowser, saveScreenshot, transcriptOf, type Browser } from './browser';
 
-const SCREENSHOTS = path.join(__dirname, 'screenshots');
 
 describe('a person signs in, starts a session and writes in it', () => {
   let server: RunningApiServer;
@@ -25,17 +23,11 @@ describe('a person signs in, starts a session and writes in it', () => {
     await server?.stop();
   });
 
-  function screenshot(name: string) {
-    return page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  }
 
-  function transcript() {
-    return page.getByRole('log', { name: 'Transcript' });
-  }
 
   /** The assistant's answer to `message`: the built-in agent quotes the message it answers. */
   function answerTo(message: string) {
-    return transcript()
+    return transcriptOf(page)
       .getByRole('listitem')
       .filter({ has: page.getByText('Assistant', { exact: true }) })
       .filter({ hasText: message });
@@ -47,7 +39,7 @@ describe('a person signs in, starts a session and writes in it', () => {
     await page.locator('.viewer', { hasText: viewerName }).waitFor();
     await page.getByText('Server online').waitFor();
     expect(new URL(page.url()).searchParams.has('key')).toBe(false);
-    await screenshot('01-signed-in');
+    await saveScreenshot(page, '01-signed-in');
   });
 
   it('creates a session and opens it', async () => {
@@ -58,20 +50,20 @@ describe('a person signs in, starts a session and writes in it', () => {
     await page.waitForURL(/\/sessions\/[^/]+$/);
     await page.getByRole('heading', { name: 'Plan the release' }).waitFor();
     await page.getByText('No messages yet').waitFor();
-    await screenshot('02-session-created');
+    await saveScreenshot(page, '02-session-created');
   });
 
   it('posts a message that shows in the transcript, and the assistant answers it', async () => {
     await page.getByLabel('Message').fill('Which tests still fail?');
     await page.getByRole('button', { name: 'Send' }).click();
 
-    await transcript().getByText('Which tests still fail?', { exact: true }).waitFor();
+    await transcriptOf(page).getByText('Which tests still fail?', { exact: true }).waitFor();
     // The live echo may show the message before the post is answered; the composer clears then.
     await page.getByRole('button', { name: 'Send', exact: true }).and(page.locator('[disabled]')).waitFor();
     expect(await page.getByLabel('Message').inputValue()).toBe('');
     await answerTo('Which tests still fail?').waitFor();
     await page.getByText('Thinking…').waitFor({ state: 'hidden' });
-    await screenshot('03-message-posted');
+    await saveScreenshot(page, '03-message-posted');
   });
 
   it('shows a message posted by another client as it arrives', async () => {
@@ -81,33 +73,33 @@ describe('a person signs in, starts a session and writes in it', () => {
       `mutation { postMessage(input: { sessionId: "${sessionId}", text: "Posted from another client" }) { __typename } }`,
     );
 
-    await transcript().getByText('Posted from another client', { exact: true }).waitFor();
+    await transcriptOf(page).getByText('Posted from another client', { exact: true }).waitFor();
     await answerTo('Posted from another client').waitFor();
     await page.getByText('Thinking…').waitFor({ state: 'hidden' });
-    await screenshot('04-live-update');
+    await saveScreenshot(page, '04-live-update');
   });
 
   it('still shows both messages and their answers, each once, after a reload', async () => {
     await page.reload();
 
     await answerTo('Posted from another client').waitFor();
-    expect(await transcript().getByRole('listitem').allTextContents()).toEqual([
+    expect(await transcriptOf(page).getByRole('listitem').allTextContents()).toEqual([
       expect.stringMatching(/^You.*Which tests still fail\?$/),
       expect.stringMatching(/^Assistant.*Which tests still fail\?/),
       expect.stringMatching(/^You.*Posted from another client$/),
       expect.stringMatching(/^Assistant.*Posted from another client/),
     ]);
-    await screenshot('05-after-reload');
+    await saveScreenshot(page, '05-after-reload');
   });
 
   it('fits a 375 px wide screen', async () => {
     await page.setViewportSize({ width: 375, height: 740 });
-    await screenshot('06-session-narrow');
+    await saveScreenshot(page, '06-session-narrow');
     expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
 
     await page.getByRole('link', { name: '← All sessions' }).click();
     await page.getByRole('link', { name: /Plan the release/ }).waitFor();
-    await screenshot('07-sessions-narrow');
+    await saveScreenshot(page, '07-sessions-narrow');
     expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
   });
 

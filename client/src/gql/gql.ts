@@ -16,6 +16,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 type Documents = {
     "\n  query Viewer {\n    viewer {\n      id\n      name\n    }\n  }\n": typeof types.ViewerDocument,
     "\n  fragment OperationErrorNoticeFields on OperationError {\n    code\n    message\n    details {\n      path\n      message\n    }\n  }\n": typeof types.OperationErrorNoticeFieldsFragmentDoc,
+    "\n  fragment SessionState on Session {\n    id\n    status\n    currentContinuation {\n      id\n    }\n  }\n": typeof types.SessionStateFragmentDoc,
     "\n  fragment RunState on Run {\n    id\n    kind\n    status\n    error\n  }\n": typeof types.RunStateFragmentDoc,
     "\n  query SessionAgentState($id: ID!) {\n    session(id: $id) {\n      id\n      continuationSuggested\n      contextUsage {\n        tokens\n        windowTokens\n        threshold\n        share\n      }\n      runs(last: 10) {\n        ...RunState\n      }\n    }\n  }\n": typeof types.SessionAgentStateDocument,
     "\n  subscription RunUpdated($sessionId: ID!) {\n    runUpdated(sessionId: $sessionId) {\n      ...RunState\n    }\n  }\n": typeof types.RunUpdatedDocument,
@@ -42,6 +43,7 @@ type Documents = {
 const documents: Documents = {
     "\n  query Viewer {\n    viewer {\n      id\n      name\n    }\n  }\n": types.ViewerDocument,
     "\n  fragment OperationErrorNoticeFields on OperationError {\n    code\n    message\n    details {\n      path\n      message\n    }\n  }\n": types.OperationErrorNoticeFieldsFragmentDoc,
+    "\n  fragment SessionState on Session {\n    id\n    status\n    currentContinuation {\n      id\n    }\n  }\n": types.SessionStateFragmentDoc,
     "\n  fragment RunState on Run {\n    id\n    kind\n    status\n    error\n  }\n": types.RunStateFragmentDoc,
     "\n  query SessionAgentState($id: ID!) {\n    session(id: $id) {\n      id\n      continuationSuggested\n      contextUsage {\n        tokens\n        windowTokens\n        threshold\n        share\n      }\n      runs(last: 10) {\n        ...RunState\n      }\n    }\n  }\n": types.SessionAgentStateDocument,
     "\n  subscription RunUpdated($sessionId: ID!) {\n    runUpdated(sessionId: $sessionId) {\n      ...RunState\n    }\n  }\n": types.RunUpdatedDocument,
@@ -88,6 +90,10 @@ export function graphql(source: "\n  query Viewer {\n    viewer {\n      id\n   
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  fragment OperationErrorNoticeFields on OperationError {\n    code\n    message\n    details {\n      path\n      message\n    }\n  }\n"): (typeof documents)["\n  fragment OperationErrorNoticeFields on OperationError {\n    code\n    message\n    details {\n      path\n      message\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment SessionState on Session {\n    id\n    status\n    currentContinuation {\n      id\n    }\n  }\n"): (typeof documents)["\n  fragment SessionState on Session {\n    id\n    status\n    currentContinuation {\n      id\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
