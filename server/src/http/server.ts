@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
-import { createServer, Server } from 'node:http';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
 import express, { ErrorRequestHandler } from 'express';
 import { DocumentNode, GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
@@ -16,6 +15,7 @@ import { Context, Services, createContext } from '../graphql/context';
 import { formatGraphQLError, unauthenticatedError } from '../graphql/errors';
 import { complexityError, depthLimit, MAX_QUERY_DEPTH } from '../graphql/limits';
 import type { AppPubSub } from '../graphql/pubsub';
+import { graphqlOverHttp } from './graphql-http';
 
 export interface HttpServerOptions {
   host: string;
@@ -35,32 +35,29 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-/** The request body limit; a larger body is refused with 413 before any parsing. */
-const BODY_LIMIT = '1mb';
-
-function jsonError(status: number, message: string, code: string) {
-  return { status, body: { errors: [{ message, extensions: { code } }] } };
-}
-
-/** Malformed bodies and other failures before GraphQL answer in GraphQL's error shape, never with a stack. */
-const bodyErrorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
-  const reply =
-    error?.type === 'entity.parse.failed'
-      ? jsonError(400, 'The request body is not valid JSON.', 'BAD_REQUEST')
-      : error?.type === 'entity.too.large'
-        ? jsonError(413, `The request body is larger than ${BODY_LIMIT}.`, 'BAD_REQUEST')
-        : jsonError(500, 'Internal server error', 'INTERNAL_SERVER_ERROR');
-  if (reply.status === 500) console.error(error);
-  res.status(reply.status).json(reply.body);
+/** Failures outside GraphQL answer in GraphQL's error shape, never with a stack. */
+const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
+  console.error(error);
+  res.status(500).json({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
 };
+
+/** Whether a request is for the GraphQL endpoint, which is served without Express. */
+function isGraphQLPath(url: string | undefined): boolean {
+  const path = (url ?? '').split('?', 1)[0];
+  return path === '/graphql' || path === '/graphql/';
+}
 
 const validationRules = [...specifiedRules, depthLimit(MAX_QUERY_DEPTH)];
 
-/** Express with Apollo Server over HTTP and graphql-ws over WebSocket, both at `/graphql`. */
+/**
+ * Apollo Server over HTTP and graphql-ws over WebSocket, both at `/graphql`; Express serves the
+ * rest (health, the built client).
+ */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { schema, services, pubSub, development } = options;
   const app = express();
-  const httpServer = createServer(app);
+  // Requests are routed once Apollo Server has started, before the server listens.
+  const httpServer = createServer();
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
 
   const wsServerCleanup = useServer<Record<string, unknown>, { viewer: Viewer }>(
@@ -126,22 +123,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   await apollo.start();
 
   app.disable('x-powered-by');
-  app.use(
-    '/graphql',
-    express.json({ limit: BODY_LIMIT }),
-    expressMiddleware(apollo, {
-      context: async ({ req }) => {
-        const viewer = await services.accounts.authenticate(bearerKey(req.headers.authorization));
-        if (!viewer) throw unauthenticatedError();
-        return createContext(viewer, services, pubSub);
-      },
-    }),
+  const serveGraphQL = graphqlOverHttp(apollo, async (req) => {
+    const viewer = await services.accounts.authenticate(bearerKey(req.headers.authorization));
+    if (!viewer) throw unauthenticatedError();
+    return createContext(viewer, services, pubSub);
+  });
+  httpServer.on('request', (req: IncomingMessage, res: ServerResponse) =>
+    isGraphQLPath(req.url) ? void serveGraphQL(req, res) : app(req, res),
   );
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   if (existsSync(path.join(options.clientDist, 'index.html'))) serveClient(app, options.clientDist);
-  app.use(bodyErrorHandler);
+  app.use(errorHandler);
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
