@@ -1,4 +1,5 @@
 import { countTokens as countO200kTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 
 /** The tokenizer every stored token count is computed with. */
 export const TOKENIZER = 'o200k_base';
@@ -6,8 +7,30 @@ export const TOKENIZER = 'o200k_base';
 /** Text that looks like a special token (`<|endoftext|>`) is ordinary text here: people may write anything. */
 const SPECIAL_TOKENS_AS_TEXT = { disallowedSpecial: new Set<string>() };
 
+/**
+ * Token counts of recent pre-tokenizer pieces (words, digit groups, punctuation and white-space
+ * runs). The tokenizer merges bytes only within a piece, so a text's count is the sum of its
+ * pieces'. Most pieces recur (words, and the hex groups of ids), and this small table answers
+ * them without a lookup in the tokenizer's table of 200,000 entries, which misses the CPU caches.
+ */
+const pieceTokens = new Map<string, number>();
+const PIECES_KEPT = 8_192;
+const LONGEST_KEPT_PIECE = 32;
+
 export function countTokens(text: string): number {
-  return text.length === 0 ? 0 : countO200kTokens(text, SPECIAL_TOKENS_AS_TEXT);
+  let total = 0;
+  for (const [piece] of text.matchAll(O200K_TOKEN_SPLIT_REGEX)) {
+    let tokens = pieceTokens.get(piece);
+    if (tokens === undefined) {
+      tokens = countO200kTokens(piece, SPECIAL_TOKENS_AS_TEXT);
+      if (piece.length <= LONGEST_KEPT_PIECE) {
+        if (pieceTokens.size >= PIECES_KEPT) pieceTokens.clear();
+        pieceTokens.set(piece, tokens);
+      }
+    }
+    total += tokens;
+  }
+  return total;
 }
 
 const recurring = new Map<string, number>();

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { countTokens as countWithTokenizer } from 'gpt-tokenizer/encoding/o200k_base';
 import { countJoinedTokens, countTokens } from '../tokens';
 
 /** A small deterministic generator, so that a failure can be replayed. */
@@ -21,6 +23,23 @@ const SEPARATORS = ['\n\n', '\n', ' ', '', '. ', '\n\n\n'];
 describe('token counts', () => {
   it('counts text that looks like a special token as ordinary text', () => {
     expect(countTokens('hi <|endoftext|> there')).toBeGreaterThan(3);
+  });
+
+  it('counts any text exactly as the tokenizer does, also after its table of recent pieces was renewed', () => {
+    const next = random(7);
+    const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)];
+    // More distinct pieces than the table keeps, long pieces among them, so that it is emptied and refilled.
+    const texts = Array.from({ length: 3_000 }, (_, index) =>
+      index % 3 === 0
+        ? `[event ${randomUUID()} seq ${index} USER_MESSAGE] ${JSON.stringify({ edgeId: randomUUID(), n: index })}`
+        : index % 3 === 1
+          ? Array.from({ length: Math.floor(next() * 40) }, () => pick(FRAGMENTS)).join(pick(['', ' ']))
+          : `${'x'.repeat(index % 50)}${'!'.repeat(index % 40)}${' '.repeat(index % 45)}end`,
+    );
+    for (const text of [...texts, ...texts]) {
+      expect({ text, tokens: countTokens(text) }).toEqual({ text, tokens: countWithTokenizer(text, { disallowedSpecial: new Set() }) });
+    }
+    expect(countTokens('')).toBe(0);
   });
 
   it('counts joined parts exactly as counting the joined text, whatever meets at the seams', () => {
