@@ -1,5 +1,6 @@
 import { countTokens as countO200kTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { asciiPieceEnd, isAscii } from './ascii-pieces';
 
 /** The tokenizer every stored token count is computed with. */
 export const TOKENIZER = 'o200k_base';
@@ -17,18 +18,27 @@ const pieceTokens = new Map<string, number>();
 const PIECES_KEPT = 8_192;
 const LONGEST_KEPT_PIECE = 32;
 
+function countPiece(piece: string): number {
+  let tokens = pieceTokens.get(piece);
+  if (tokens === undefined) {
+    tokens = countO200kTokens(piece, SPECIAL_TOKENS_AS_TEXT);
+    if (piece.length <= LONGEST_KEPT_PIECE) {
+      if (pieceTokens.size >= PIECES_KEPT) pieceTokens.clear();
+      pieceTokens.set(piece, tokens);
+    }
+  }
+  return tokens;
+}
+
 export function countTokens(text: string): number {
   let total = 0;
-  for (const [piece] of text.matchAll(O200K_TOKEN_SPLIT_REGEX)) {
-    let tokens = pieceTokens.get(piece);
-    if (tokens === undefined) {
-      tokens = countO200kTokens(piece, SPECIAL_TOKENS_AS_TEXT);
-      if (piece.length <= LONGEST_KEPT_PIECE) {
-        if (pieceTokens.size >= PIECES_KEPT) pieceTokens.clear();
-        pieceTokens.set(piece, tokens);
-      }
+  if (isAscii(text)) {
+    for (let start = 0, end = 0; start < text.length; start = end) {
+      end = asciiPieceEnd(text, start);
+      total += countPiece(text.slice(start, end));
     }
-    total += tokens;
+  } else {
+    for (const [piece] of text.matchAll(O200K_TOKEN_SPLIT_REGEX)) total += countPiece(piece);
   }
   return total;
 }

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { countTokens as countWithTokenizer } from 'gpt-tokenizer/encoding/o200k_base';
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { asciiPieceEnd, isAscii } from '../ascii-pieces';
 import { countJoinedTokens, countTokens } from '../tokens';
 
 /** A small deterministic generator, so that a failure can be replayed. */
@@ -69,5 +71,29 @@ describe('token counts', () => {
     const counted = sections.map((text) => ({ text, tokens: countTokens(text) }));
     expect(countJoinedTokens(counted, '\n\n')).toBe(countTokens(sections.join('\n\n')));
     expect(countJoinedTokens([], '\n\n')).toBe(0);
+  });
+});
+
+describe('the pre-tokenizer on ASCII text', () => {
+  it('cuts ASCII text into the pieces the tokenizer cuts it into', () => {
+    const next = random(31);
+    // Every class of ASCII character the pre-tokenizer tells apart, and contractions whole and in part.
+    const alphabet = ['a', 'b', 'z', 'A', 'B', 'Z', 's', 'S', 'l', 'L', 'v', 'e', 'r', 'd', 'm', 't', 'T', "'", '0', '7', '9',
+      ' ', ' ', '\t', '\v', '\f', '\n', '\r', '/', '(', '"', '-', '.', '_', '$', '\x00', '\x1f', '\x7f',
+      "'re", "'Re", "'ve", "'VE", "'ll", "'lL", "'s", "'D", "'m", "'t", "'r", "'v", "'l"];
+    for (let trial = 0; trial < 20_000; trial++) {
+      const text = Array.from({ length: 1 + Math.floor(next() * 14) }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+      const pieces: string[] = [];
+      for (let start = 0, end = 0; start < text.length; start = end) {
+        end = asciiPieceEnd(text, start);
+        pieces.push(text.slice(start, end));
+      }
+      expect({ text, pieces }).toEqual({ text, pieces: [...text.matchAll(O200K_TOKEN_SPLIT_REGEX)].map(([piece]) => piece) });
+    }
+  });
+
+  it('tells ASCII text from other text', () => {
+    expect(isAscii('plain text\n\t~')).toBe(true);
+    expect(isAscii('café')).toBe(false);
   });
 });
