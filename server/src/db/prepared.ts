@@ -13,6 +13,10 @@ export function keepPreparedStatements(dataSource: DataSource): void {
   preparing.add(dataSource);
 }
 
+export function keepsPreparedStatements(dataSource: DataSource): boolean {
+  return preparing.has(dataSource);
+}
+
 const names = new Map<string, string>();
 const NAMES_KEPT = 1_000;
 

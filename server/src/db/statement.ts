@@ -1,5 +1,6 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { preparedQuery } from './prepared';
+import { WriteTransaction } from './write-transaction';
 
 /**
  * Builds one SQL statement from several data-modifying parts. PostgreSQL runs them together and
@@ -45,10 +46,20 @@ export class CombinedStatement {
     return this;
   }
 
-  async execute(): Promise<void> {
-    if (this.parts.length === 0) return;
+  private text(): string {
     const [last, ...before] = [...this.parts].reverse();
     const ctes = before.reverse().map((part, index) => `write_${index} AS (${part})`);
-    await preparedQuery(this.manager, ctes.length ? `WITH ${ctes.join(', ')} ${last}` : last, this.parameters);
+    return ctes.length ? `WITH ${ctes.join(', ')} ${last}` : last;
+  }
+
+  async execute(): Promise<void> {
+    if (this.parts.length === 0) return;
+    await preparedQuery(this.manager, this.text(), this.parameters);
+  }
+
+  /** Runs the statement as the last of `transaction`, and commits. */
+  async commitIn(transaction: WriteTransaction): Promise<void> {
+    if (this.parts.length === 0) throw new Error('Nothing to write');
+    await transaction.commit(this.text(), this.parameters);
   }
 }

@@ -53,6 +53,7 @@ import { chainEvents } from '../db/repositories/transcript.repository';
 import { preparedQuery } from '../db/prepared';
 import { columnList, entityFromRow } from '../db/rows';
 import { CombinedStatement } from '../db/statement';
+import { inWriteTransaction, WriteTransaction } from '../db/write-transaction';
 import { ChangeNotifier } from './notifications';
 import { Viewer } from './viewer';
 
@@ -244,8 +245,8 @@ export class ContinuationService {
     const fingerprint = requestFingerprint(input, options.actor);
     let created: Created | Outcome<ContinuationResult>;
     try {
-      created = await this.dataSource.transaction((manager) =>
-        this.create(manager, viewer, input, options, fingerprint, branchMessage),
+      created = await inWriteTransaction(this.dataSource, (transaction) =>
+        this.create(transaction, viewer, input, options, fingerprint, branchMessage),
       );
     } catch (error) {
       if (error instanceof Refused) return { ok: false, error: error.failure };
@@ -288,14 +289,15 @@ export class ContinuationService {
   }
 
   private async create(
-    manager: EntityManager,
+    transaction: WriteTransaction,
     viewer: Viewer,
     input: ContinueSessionRequest,
     options: ContinueOptions,
     fingerprint: string,
     branchMessage: BranchMessage | null,
   ): Promise<Created | Outcome<ContinuationResult>> {
-    const { predecessor, snapshot } = await lockWithSnapshot(manager, this.snapshotQuery(viewer, input));
+    const manager = transaction.manager;
+    const { predecessor, snapshot } = await lockWithSnapshot(transaction, this.snapshotQuery(viewer, input));
     if (!predecessor) return refuse(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['input', 'sessionId'], message: 'No such session.' }]);
     // A call with the same key may have committed while this one waited for the lock.
     if (snapshot.earlierEdgeId) return (await this.replay(manager, viewer, input.idempotencyKey, fingerprint))!;
@@ -411,7 +413,7 @@ export class ContinuationService {
         carded.totals.lastEventHash,
         predecessor.id,
       ])
-      .execute();
+      .commitIn(transaction);
     Object.assign(predecessor, carded.totals, { status: SessionStatus.CONTINUED });
     const movedRuns = snapshot.activeRuns
       .filter((pending) => transferred.pendingRunIds.includes(pending.id))

@@ -5,6 +5,7 @@ import { RunEntity } from '../entities/run.entity';
 import { SessionEntity } from '../entities/session.entity';
 import { preparedQuery } from '../prepared';
 import { columnList, entityFromRow } from '../rows';
+import { WriteTransaction } from '../write-transaction';
 
 /** What a continuation checks of its predecessor, its cited events and its account, read in one round trip. */
 export interface ContinuationSnapshot {
@@ -91,18 +92,18 @@ export async function continuationSnapshot(manager: EntityManager, query: Snapsh
 }
 
 /**
- * Locks the predecessor for the rest of the transaction and reads the snapshot in the same round
+ * Opens the transaction by locking the predecessor, and reads the snapshot in the same round
  * trip. The snapshot is as of the statement's start, the locked row as of the lock: when another
  * writer committed to the session in between (waiting for it to let go, say), the row versions
  * differ and the snapshot is read again, now that the lock is held. Every write that changes what
  * the snapshot checks (events, runs it queues, continuations) updates the session row.
  */
 export async function lockWithSnapshot(
-  manager: EntityManager,
+  transaction: WriteTransaction,
   query: SnapshotQuery,
 ): Promise<{ predecessor: SessionEntity | null; snapshot: ContinuationSnapshot }> {
-  const [row] = await preparedQuery<LockedSnapshotRow[]>(
-    manager,
+  const manager = transaction.manager;
+  const [row] = await transaction.begin<LockedSnapshotRow>(
     `WITH locked AS (
        SELECT ${columnList(manager, SessionEntity)}, xmin FROM sessions WHERE id = $2 AND account_id = $1 FOR UPDATE
      )

@@ -1,0 +1,215 @@
+import { createHash } from 'node:crypto';
+import { Connection, PoolClient, Query } from 'pg';
+import { prepareValue } from 'pg/lib/utils';
+import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
+import { keepsPreparedStatements, preparedQuery } from './prepared';
+
+/**
+ * A write transaction whose first statement opens it and whose last statement commits it. On
+ * PostgreSQL, BEGIN travels with the first statement and COMMIT with the last, in one round trip
+ * each: the extended query protocol runs every message up to a Sync in order, so a short
+ * transaction costs two round trips fewer. Statements in between go through `manager` as usual.
+ */
+export interface WriteTransaction {
+  readonly manager: EntityManager;
+  /** Opens the transaction and runs `text`, a statement kept prepared; its rows. */
+  begin<T>(text: string, values: unknown[]): Promise<T[]>;
+  /** Runs `text`, a statement kept prepared, and commits; nothing is committed if it fails. */
+  commit(text: string, values: unknown[]): Promise<void>;
+}
+
+interface Statement {
+  text: string;
+  values: unknown[];
+  /** Kept prepared under this name; '' for the unnamed statement. */
+  name: string;
+}
+
+/** What the query object of `pg` does with the backend's answers; not in its type declarations. */
+interface QueryHandlers {
+  handleError(error: Error, connection: Connection): void;
+  handleReadyForQuery(connection: Connection): void;
+}
+
+interface ResultSet {
+  rows: unknown[];
+}
+
+/** Names of the statements a connection holds: 'parsed', or 'unknown' after a batch that failed. */
+const heldStatements = new WeakMap<Connection, Map<string, 'parsed' | 'unknown'>>();
+
+function heldBy(connection: Connection): Map<string, 'parsed' | 'unknown'> {
+  let held = heldStatements.get(connection);
+  if (!held) {
+    held = new Map();
+    heldStatements.set(connection, held);
+  }
+  return held;
+}
+
+/** A name of its own: `pg` tracks the statements it prepares itself, and two trackers must not share a name. */
+const pipelinedName = (text: string) => `sc_pipelined_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+
+/**
+ * Several statements sent as one batch with one Sync: PostgreSQL runs them in order and, after an
+ * error, skips the rest. Results come back one per statement, as `pg` collects them for a
+ * multi-statement query.
+ */
+class PipelinedQuery extends Query {
+  private readonly parsing: string[] = [];
+
+  constructor(
+    private readonly statements: Statement[],
+    callback: (error: Error | undefined, results: ResultSet | ResultSet[]) => void,
+  ) {
+    super({ text: statements.map((statement) => statement.text).join(';\n') }, callback as never);
+    this.submit = (connection: Connection) => this.send(connection);
+  }
+
+  private send(connection: Connection): void {
+    const held = heldBy(connection);
+    connection.stream.cork();
+    try {
+      for (const { text, values, name } of this.statements) {
+        if (name === '' || held.get(name) !== 'parsed') {
+          // Closing a statement that does not exist is no error: after a failed batch its fate is unknown.
+          if (held.get(name) === 'unknown') connection.close({ type: 'S', name }, true);
+          connection.parse({ text, name, types: [] }, true);
+          if (name !== '') this.parsing.push(name);
+        }
+        connection.bind({ portal: '', statement: name, values: values as string[], valueMapper: prepareValue }, true);
+        connection.describe({ type: 'P', name: '' }, true);
+        connection.execute({ portal: '' }, true);
+      }
+      connection.sync();
+    } finally {
+      connection.stream.uncork();
+    }
+  }
+
+  handleError(error: Error, connection: Connection): void {
+    for (const name of this.parsing) heldBy(connection).set(name, 'unknown');
+    (Query.prototype as unknown as QueryHandlers).handleError.call(this, error, connection);
+  }
+
+  handleReadyForQuery(connection: Connection): void {
+    for (const name of this.parsing) heldBy(connection).set(name, 'parsed');
+    (Query.prototype as unknown as QueryHandlers).handleReadyForQuery.call(this, connection);
+  }
+}
+
+function runBatch(runner: QueryRunner, statements: Statement[]): Promise<ResultSet[]> {
+  for (const { text, values } of statements) runner.connection.logger.logQuery(text, values, runner);
+  const client = (runner as unknown as { databaseConnection: PoolClient }).databaseConnection;
+  return new Promise((resolve, reject) => {
+    client.query(
+      new PipelinedQuery(statements, (error, results) => {
+        if (error) {
+          const failed = statements.find(({ name }) => name !== '') ?? statements[0];
+          reject(new QueryFailedError(failed.text, failed.values, error));
+        } else {
+          resolve(Array.isArray(results) ? results : [results]);
+        }
+      }),
+    );
+  });
+}
+
+/**
+ * Tells TypeORM whether a transaction is open on the runner, so that an entity write inside one
+ * (`save`, say) does not start and commit a transaction of its own.
+ */
+function markActive(runner: QueryRunner, active: boolean): void {
+  (runner as { isTransactionActive: boolean }).isTransactionActive = active;
+}
+
+interface OpenableTransaction extends WriteTransaction {
+  /** Rolls back what is still open: after a refusal, a failure, or work that wrote nothing. */
+  rollbackIfOpen(): Promise<void>;
+}
+
+/** On PostgreSQL: BEGIN and COMMIT share round trips with the first and last statements. */
+class PipelinedWriteTransaction implements OpenableTransaction {
+  /** Whether a BEGIN was sent and no COMMIT has succeeded since. */
+  private open = false;
+
+  constructor(private readonly runner: QueryRunner) {}
+
+  get manager(): EntityManager {
+    return this.runner.manager;
+  }
+
+  async begin<T>(text: string, values: unknown[]): Promise<T[]> {
+    this.open = true;
+    markActive(this.runner, true);
+    const results = await runBatch(this.runner, [
+      { text: 'BEGIN', values: [], name: '' },
+      { text, values, name: pipelinedName(text) },
+    ]);
+    return results[1].rows as T[];
+  }
+
+  async commit(text: string, values: unknown[]): Promise<void> {
+    await runBatch(this.runner, [
+      { text, values, name: pipelinedName(text) },
+      { text: 'COMMIT', values: [], name: '' },
+    ]);
+    this.open = false;
+    markActive(this.runner, false);
+  }
+
+  async rollbackIfOpen(): Promise<void> {
+    if (!this.open) return;
+    // Also after a failed COMMIT, which ended the transaction: ROLLBACK then only warns.
+    await this.runner.query('ROLLBACK');
+    this.open = false;
+    markActive(this.runner, false);
+  }
+}
+
+/** Elsewhere (the embedded database): TypeORM's own transaction statements, one round trip each. */
+class PlainWriteTransaction implements OpenableTransaction {
+  constructor(private readonly runner: QueryRunner) {}
+
+  get manager(): EntityManager {
+    return this.runner.manager;
+  }
+
+  async begin<T>(text: string, values: unknown[]): Promise<T[]> {
+    await this.runner.startTransaction();
+    return preparedQuery<T[]>(this.runner.manager, text, values);
+  }
+
+  async commit(text: string, values: unknown[]): Promise<void> {
+    await preparedQuery(this.runner.manager, text, values);
+    await this.runner.commitTransaction();
+  }
+
+  async rollbackIfOpen(): Promise<void> {
+    if (this.runner.isTransactionActive) await this.runner.rollbackTransaction();
+  }
+}
+
+/**
+ * Runs `work` in a write transaction. It commits with `commit`; if `work` returns without
+ * committing (it refused, or found the work already done) or throws, the transaction is rolled back.
+ */
+export async function inWriteTransaction<T>(dataSource: DataSource, work: (transaction: WriteTransaction) => Promise<T>): Promise<T> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  const transaction: OpenableTransaction = keepsPreparedStatements(dataSource)
+    ? new PipelinedWriteTransaction(runner)
+    : new PlainWriteTransaction(runner);
+  let broken: Error | undefined;
+  try {
+    return await work(transaction);
+  } finally {
+    try {
+      await transaction.rollbackIfOpen();
+    } catch (error) {
+      // The connection cannot say where it stands: the pool must not hand it out again.
+      broken = error as Error;
+    }
+    await (runner as unknown as { releasePostgresConnection(error?: Error): Promise<void> }).releasePostgresConnection(broken);
+  }
+}
