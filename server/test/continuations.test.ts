@@ -4,6 +4,7 @@ import {
   continueSession,
   createSession,
   postMessage,
+  settleRuns,
   subscribed,
 } from './helpers/continuations';
 import { startTestServer, TestServer } from './helpers/test-server';
@@ -122,6 +123,57 @@ describe('continueSession', () => {
     );
     // 600 tokens hold the fixed sections but not this long handoff: its decision was not carried.
     expect(session.events.edges[0].node.data.carried).toBe('the current request');
+  });
+
+  it('reads what its projection shows in the round trip that takes the lock: the recent exchange and each cited range', async () => {
+    const origin = await createSession(client, 'Storage');
+    const question = await postMessage(client, origin, 'Where should receipts live?');
+    const decision = await postMessage(client, origin, 'Receipts move to object storage.');
+    await settleRuns(server, origin);
+    const first = await continueSession(client, continuation(origin, { title: 'Rollout' }));
+    const successor = first.successor!.id;
+    await settleRuns(server, successor);
+    const older = await postMessage(client, successor, 'Plan the copy.');
+    await postMessage(client, successor, 'And the rollback.');
+    await settleRuns(server, successor);
+
+    const statements: string[] = [];
+    const logger = server.app.database.dataSource.logger;
+    const logQuery = jest.spyOn(logger, 'logQuery').mockImplementation((query: string) => void statements.push(query));
+    let result;
+    try {
+      result = await continueSession(
+        client,
+        continuation(successor, {
+          initiatingEventId: older,
+          sources: [
+            { kind: 'SESSION_EVENTS', relevance: 'the decision, in the origin', sessionId: origin, fromEventId: question, toEventId: decision },
+            { kind: 'SESSION_EVENT', relevance: 'the question', sessionId: origin, eventId: question },
+          ],
+        }),
+      );
+    } finally {
+      logQuery.mockRestore();
+    }
+    expect(result.__typename).toBe('ContinueSessionSuccess');
+    // Reads of event ranges the lock's round trip did not answer would show as a query of their own.
+    expect(statements.filter((query) => query.includes('FROM events WHERE (session_id ='))).toEqual([]);
+    const { session } = await client.data<any>(
+      'query ($s: ID!) { session(id: $s) { continuedFrom { manifest { items { kind status } context { sections { kind text } } } } } }',
+      { s: result.successor!.id },
+    );
+    const { items, context } = session.continuedFrom.manifest;
+    expect(items.map((item: { kind: string; status: string }) => `${item.kind} ${item.status}`)).toEqual([
+      'SESSION_EVENT INCLUDED',
+      'SESSION_EVENTS INCLUDED',
+      'SESSION_EVENTS INCLUDED',
+      'SESSION_EVENT INCLUDED',
+    ]);
+    const shown = (kind: string) => context.sections.filter((section: { kind: string }) => section.kind === kind).map((section: { text: string }) => section.text).join('\n');
+    expect(shown('RECENT_EXCHANGE')).toContain('Receipts move to object storage.');
+    expect(shown('RECENT_EXCHANGE')).not.toContain('Plan the copy.');
+    expect(shown('EXCERPT')).toContain('Where should receipts live?');
+    expect(shown('EXCERPT')).toContain('Receipts move to object storage.');
   });
 
   it('replays an idempotency key: same successor, replayed true; a different request with it is refused', async () => {

@@ -1,3 +1,4 @@
+/// <reference path="./pg-utils.d.ts" />
 import { createHash } from 'node:crypto';
 import { Connection, PoolClient, Query } from 'pg';
 import { prepareValue } from 'pg/lib/utils';
@@ -12,15 +13,19 @@ import { keepsPreparedStatements, preparedQuery } from './prepared';
  */
 export interface WriteTransaction {
   readonly manager: EntityManager;
-  /** Opens the transaction and runs `text`, a statement kept prepared; its rows. */
-  begin<T>(text: string, values: unknown[]): Promise<T[]>;
+  /** Opens the transaction and runs `statements` in order, each kept prepared; the rows of each. */
+  begin(...statements: Sql[]): Promise<Record<string, unknown>[][]>;
   /** Runs `text`, a statement kept prepared, and commits; nothing is committed if it fails. */
   commit(text: string, values: unknown[]): Promise<void>;
 }
 
-interface Statement {
+/** A parameterized statement: `$n` in `text` is `values[n - 1]`. */
+export interface Sql {
   text: string;
   values: unknown[];
+}
+
+interface Statement extends Sql {
   /** Kept prepared under this name; '' for the unnamed statement. */
   name: string;
 }
@@ -32,7 +37,7 @@ interface QueryHandlers {
 }
 
 interface ResultSet {
-  rows: unknown[];
+  rows: Record<string, unknown>[];
 }
 
 /** Names of the statements a connection holds: 'parsed', or 'unknown' after a batch that failed. */
@@ -105,8 +110,8 @@ function runBatch(runner: QueryRunner, statements: Statement[]): Promise<ResultS
     client.query(
       new PipelinedQuery(statements, (error, results) => {
         if (error) {
-          const failed = statements.find(({ name }) => name !== '') ?? statements[0];
-          reject(new QueryFailedError(failed.text, failed.values, error));
+          const text = statements.map((statement) => statement.text).join(';\n');
+          reject(new QueryFailedError(text, statements.flatMap((statement) => statement.values), error));
         } else {
           resolve(Array.isArray(results) ? results : [results]);
         }
@@ -139,14 +144,14 @@ class PipelinedWriteTransaction implements OpenableTransaction {
     return this.runner.manager;
   }
 
-  async begin<T>(text: string, values: unknown[]): Promise<T[]> {
+  async begin(...statements: Sql[]): Promise<Record<string, unknown>[][]> {
     this.open = true;
     markActive(this.runner, true);
     const results = await runBatch(this.runner, [
       { text: 'BEGIN', values: [], name: '' },
-      { text, values, name: pipelinedName(text) },
+      ...statements.map(({ text, values }) => ({ text, values, name: pipelinedName(text) })),
     ]);
-    return results[1].rows as T[];
+    return results.slice(1).map((result) => result.rows);
   }
 
   async commit(text: string, values: unknown[]): Promise<void> {
@@ -175,9 +180,11 @@ class PlainWriteTransaction implements OpenableTransaction {
     return this.runner.manager;
   }
 
-  async begin<T>(text: string, values: unknown[]): Promise<T[]> {
+  async begin(...statements: Sql[]): Promise<Record<string, unknown>[][]> {
     await this.runner.startTransaction();
-    return preparedQuery<T[]>(this.runner.manager, text, values);
+    const results: Record<string, unknown>[][] = [];
+    for (const { text, values } of statements) results.push(await preparedQuery(this.runner.manager, text, values));
+    return results;
   }
 
   async commit(text: string, values: unknown[]): Promise<void> {

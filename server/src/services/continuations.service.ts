@@ -23,6 +23,8 @@ import {
   ContextSectionKind,
   DEFAULT_TOKEN_BUDGET,
   MODEL_VERSION,
+  RECENT_EXCHANGE_EVENTS,
+  EventRange,
   ManifestItemStatus,
   Projection,
   ProjectedEvent,
@@ -48,7 +50,13 @@ import { isUniqueViolation } from '../db/errors';
 import { latestPlan, nextPlanRevision } from '../db/repositories/plan.repository';
 import { queuedRun } from '../db/repositories/run.repository';
 import { resolveMemorySource, resolveResourceSource } from './resources.service';
-import { ContinuationSnapshot, SnapshotQuery, continuationSnapshot, lockWithSnapshot } from '../db/repositories/continuation.repository';
+import {
+  ContinuationSnapshot,
+  EventPrefetch,
+  SnapshotQuery,
+  continuationSnapshot,
+  lockWithSnapshot,
+} from '../db/repositories/continuation.repository';
 import { chainEvents } from '../db/repositories/transcript.repository';
 import { preparedQuery } from '../db/prepared';
 import { columnList, entityFromRow } from '../db/rows';
@@ -141,21 +149,42 @@ function projected(event: EventEntity): ProjectedEvent {
   };
 }
 
-function eventReader(manager: EntityManager): ProjectionSourceReader {
+/**
+ * Reads event ranges for the compiler: those `prefetched` holds whole are answered from it, the
+ * others in one query.
+ */
+function eventReader(manager: EntityManager, prefetched: EventEntity[] = []): ProjectionSourceReader {
+  const held = new Map<string, EventEntity>(prefetched.map((event) => [`${event.sessionId}:${event.seq}`, event]));
+  const fromPrefetch = (range: EventRange): EventEntity[] | null => {
+    const events: EventEntity[] = [];
+    for (let seq = range.fromSeq; seq <= range.toSeq; seq++) {
+      const event = held.get(`${range.sessionId}:${seq}`);
+      if (!event) return null;
+      events.push(event);
+    }
+    return events;
+  };
   return {
     async eventsInRanges(ranges) {
-      const conditions = ranges.map((_, index) => `(session_id = $${3 * index + 1} AND seq BETWEEN $${3 * index + 2} AND $${3 * index + 3})`);
-      const rows = await preparedQuery(
-        manager,
-        `SELECT ${columnList(manager, EventEntity)} FROM events WHERE ${conditions.join(' OR ')} ORDER BY session_id, seq`,
-        ranges.flatMap((range) => [range.sessionId, range.fromSeq, range.toSeq]),
-      );
-      const events = rows.map((row) => projected(entityFromRow(manager, EventEntity, row)));
-      return ranges.map((range) =>
-        events.filter((event) => event.sessionId === range.sessionId && event.seq >= range.fromSeq && event.seq <= range.toSeq),
-      );
+      const answered = ranges.map(fromPrefetch);
+      const missing = ranges.filter((_, index) => answered[index] === null);
+      const read = missing.length ? await readEventRanges(manager, missing) : [];
+      return ranges.map((range, index) => (answered[index] ?? read[missing.indexOf(range)]).map(projected));
     },
   };
+}
+
+async function readEventRanges(manager: EntityManager, ranges: EventRange[]): Promise<EventEntity[][]> {
+  const conditions = ranges.map((_, index) => `(session_id = $${3 * index + 1} AND seq BETWEEN $${3 * index + 2} AND $${3 * index + 3})`);
+  const rows = await preparedQuery(
+    manager,
+    `SELECT ${columnList(manager, EventEntity)} FROM events WHERE ${conditions.join(' OR ')} ORDER BY session_id, seq`,
+    ranges.flatMap((range) => [range.sessionId, range.fromSeq, range.toSeq]),
+  );
+  const events = rows.map((row) => entityFromRow(manager, EventEntity, row));
+  return ranges.map((range) =>
+    events.filter((event) => event.sessionId === range.sessionId && event.seq >= range.fromSeq && event.seq <= range.toSeq),
+  );
 }
 
 export class ContinuationService {
@@ -297,7 +326,11 @@ export class ContinuationService {
     branchMessage: BranchMessage | null,
   ): Promise<Created | Outcome<ContinuationResult>> {
     const manager = transaction.manager;
-    const { predecessor, snapshot } = await lockWithSnapshot(transaction, this.snapshotQuery(viewer, input));
+    const { predecessor, snapshot, prefetched } = await lockWithSnapshot(
+      transaction,
+      this.snapshotQuery(viewer, input),
+      this.eventPrefetch(input, branchMessage !== null),
+    );
     if (!predecessor) return refuse(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['input', 'sessionId'], message: 'No such session.' }]);
     // A call with the same key may have committed while this one waited for the lock.
     if (snapshot.earlierEdgeId) return (await this.replay(manager, viewer, input.idempotencyKey, fingerprint))!;
@@ -342,10 +375,15 @@ export class ContinuationService {
     Object.assign(successor, opened.totals);
     const successorEvents = opened.events;
     const initiatingEvent = initiating ?? successorEvents[1];
-    const { block, projection } = await this.compile(manager, viewer, input, predecessor, prepared, initiatingEvent, {
-      edgeId,
-      manifestId,
-    });
+    const { block, projection } = await this.compile(
+      eventReader(manager, prefetched),
+      viewer,
+      input,
+      predecessor,
+      prepared,
+      initiatingEvent,
+      { edgeId, manifestId },
+    );
     const edge = Object.assign(new ContinuationEdgeEntity(), {
       id: edgeId,
       accountId: viewer.accountId,
@@ -435,7 +473,7 @@ export class ContinuationService {
     try {
       const snapshot = await continuationSnapshot(manager, this.snapshotQuery(viewer, input));
       const prepared = await this.prepare(manager, viewer, predecessor, input, { actor: Actor.AGENT }, snapshot, false);
-      const { projection } = await this.compile(manager, viewer, input, predecessor, prepared, prepared.initiating!, {
+      const { projection } = await this.compile(eventReader(manager), viewer, input, predecessor, prepared, prepared.initiating!, {
         edgeId: randomUUID(),
         manifestId: randomUUID(),
       });
@@ -444,6 +482,25 @@ export class ContinuationService {
       if (error instanceof Refused) return { ok: false, error: error.failure };
       throw error;
     }
+  }
+
+  /** What the compiler will read, as `compile` asks for it: fetched with the lock, and checked again by the reader. */
+  private eventPrefetch(input: ContinueSessionRequest, branching: boolean): EventPrefetch {
+    const citedRanges = input.sources.flatMap((source) => {
+      const [fromEventId, toEventId] =
+        source.kind === SourceKind.SESSION_EVENT ? [source.eventId, source.eventId] : [source.fromEventId, source.toEventId];
+      return typeof fromEventId === 'string' && isId(fromEventId) && typeof toEventId === 'string' && isId(toEventId)
+        ? [{ fromEventId, toEventId }]
+        : [];
+    });
+    const initiatingEventId = input.initiatingEventId;
+    return {
+      initiatingEventId: typeof initiatingEventId === 'string' && isId(initiatingEventId) ? initiatingEventId : null,
+      branching,
+      citedRanges,
+      tokenBudget: this.budget(input),
+      recentEvents: RECENT_EXCHANGE_EVENTS,
+    };
   }
 
   private snapshotQuery(viewer: Viewer, input: ContinueSessionRequest): SnapshotQuery {
@@ -481,7 +538,7 @@ export class ContinuationService {
 
   /** The successor's initial context; refuses (INVALID_INPUT) when the budget cannot hold its fixed part. */
   private async compile(
-    manager: EntityManager,
+    reader: ProjectionSourceReader,
     viewer: Viewer,
     input: ContinueSessionRequest,
     predecessor: SessionEntity,
@@ -519,7 +576,7 @@ export class ContinuationService {
         sources: prepared.sources,
         minimumAllowance: LINEAGE_ID_ALLOWANCE,
       },
-      eventReader(manager),
+      reader,
     );
     if (!projection.ok) return refuse(projection.error.code, projection.error.message, projection.error.details);
     return { block, projection: projection.value };

@@ -5,7 +5,7 @@ import { RunEntity } from '../entities/run.entity';
 import { SessionEntity } from '../entities/session.entity';
 import { preparedQuery } from '../prepared';
 import { columnList, entityFromRow } from '../rows';
-import { WriteTransaction } from '../write-transaction';
+import { Sql, WriteTransaction } from '../write-transaction';
 
 /** What a continuation checks of its predecessor, its cited events and its account, read in one round trip. */
 export interface ContinuationSnapshot {
@@ -101,20 +101,77 @@ export async function continuationSnapshot(manager: EntityManager, query: Snapsh
 export async function lockWithSnapshot(
   transaction: WriteTransaction,
   query: SnapshotQuery,
-): Promise<{ predecessor: SessionEntity | null; snapshot: ContinuationSnapshot }> {
+  prefetch: EventPrefetch,
+): Promise<{ predecessor: SessionEntity | null; snapshot: ContinuationSnapshot; prefetched: EventEntity[] }> {
   const manager = transaction.manager;
-  const [row] = await transaction.begin<LockedSnapshotRow>(
-    `WITH locked AS (
-       SELECT ${columnList(manager, SessionEntity)}, xmin FROM sessions WHERE id = $2 AND account_id = $1 FOR UPDATE
-     )
-     SELECT (SELECT row_to_json(locked) FROM locked) AS predecessor,
-            (SELECT seen.xmin <> locked.xmin FROM locked JOIN sessions seen ON seen.id = locked.id) AS changed_while_waiting,
-            ${SNAPSHOT_COLUMNS}`,
-    snapshotParameters(query),
+  const [[row], events] = await transaction.begin(
+    {
+      text: `WITH locked AS (
+               SELECT ${columnList(manager, SessionEntity)}, xmin FROM sessions WHERE id = $2 AND account_id = $1 FOR UPDATE
+             )
+             SELECT (SELECT row_to_json(locked) FROM locked) AS predecessor,
+                    (SELECT seen.xmin <> locked.xmin FROM locked JOIN sessions seen ON seen.id = locked.id) AS changed_while_waiting,
+                    ${SNAPSHOT_COLUMNS}`,
+      values: snapshotParameters(query),
+    },
+    prefetchStatement(manager, query, prefetch),
   );
-  if (!row.predecessor) return { predecessor: null, snapshot: snapshotFromRow(manager, row) };
+  const locked = row as unknown as LockedSnapshotRow;
+  const prefetched = events.map((event) => entityFromRow(manager, EventEntity, event));
+  if (!locked.predecessor) return { predecessor: null, snapshot: snapshotFromRow(manager, locked), prefetched };
   return {
-    predecessor: entityFromRow(manager, SessionEntity, row.predecessor),
-    snapshot: row.changed_while_waiting ? await continuationSnapshot(manager, query) : snapshotFromRow(manager, row),
+    predecessor: entityFromRow(manager, SessionEntity, locked.predecessor),
+    snapshot: locked.changed_while_waiting ? await continuationSnapshot(manager, query) : snapshotFromRow(manager, locked),
+    prefetched,
+  };
+}
+
+/**
+ * Events a continuation's projection is about to read, fetched in the round trip that takes the
+ * lock (and after it, so they are as current as the locked row): the recent exchange before its
+ * initiating message (by default the latest user message; for a branch, the end of the
+ * transcript) and every cited range whose tokens fit the budget on its own.
+ */
+export interface EventPrefetch {
+  initiatingEventId: string | null;
+  branching: boolean;
+  citedRanges: { fromEventId: string; toEventId: string }[];
+  tokenBudget: number;
+  recentEvents: number;
+}
+
+function prefetchStatement(manager: EntityManager, query: SnapshotQuery, prefetch: EventPrefetch): Sql {
+  return {
+    text: `WITH anchor AS (
+             SELECT CASE
+               WHEN $3::boolean THEN (SELECT event_count + 1 FROM sessions WHERE id = $2 AND account_id = $1)
+               WHEN $4::uuid IS NOT NULL THEN (SELECT seq FROM events WHERE id = $4 AND session_id = $2)
+               ELSE (SELECT seq FROM events WHERE session_id = $2 AND kind = 'USER_MESSAGE' ORDER BY seq DESC LIMIT 1)
+             END AS seq
+           ),
+           ranges AS (
+             SELECT $2::uuid AS session_id, greatest(1, anchor.seq - $8::int) AS from_seq, anchor.seq - 1 AS to_seq
+             FROM anchor WHERE anchor.seq > 1
+             UNION ALL
+             SELECT first.session_id, first.seq, last.seq
+             FROM unnest($5::uuid[], $6::uuid[]) AS cited (from_id, to_id)
+             JOIN events first ON first.id = cited.from_id AND first.account_id = $1
+             JOIN events last ON last.id = cited.to_id AND last.session_id = first.session_id AND last.seq >= first.seq
+             WHERE last.token_total - first.token_total + first.token_count <= $7::int
+           )
+           SELECT DISTINCT ON (event.session_id, event.seq) ${columnList(manager, EventEntity, 'event')}
+           FROM ranges JOIN events event
+             ON event.session_id = ranges.session_id AND event.account_id = $1 AND event.seq BETWEEN ranges.from_seq AND ranges.to_seq
+           ORDER BY event.session_id, event.seq`,
+    values: [
+      query.accountId,
+      query.sessionId,
+      prefetch.branching,
+      prefetch.initiatingEventId,
+      prefetch.citedRanges.map((range) => range.fromEventId),
+      prefetch.citedRanges.map((range) => range.toEventId),
+      prefetch.tokenBudget,
+      prefetch.recentEvents,
+    ],
   };
 }
