@@ -40,9 +40,21 @@ describe('query limits', () => {
     }
   });
 
-  it('still answers the standard introspection query that codegen and GraphiQL send', async () => {
+  it('still answers the standard introspection query that codegen and GraphiQL send, also in production', async () => {
     const { __schema } = await client.data<{ __schema: { types: { name: string }[] } }>(getIntrospectionQuery());
     expect(__schema.types.map((type) => type.name)).toEqual(expect.arrayContaining(['Session', 'ContinuationEdge']));
+
+    // The Docker image runs with NODE_ENV=production, where Apollo Server's default turns introspection off.
+    const nodeEnv = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    const production = await startTestServer().finally(() => (process.env.NODE_ENV = nodeEnv));
+    try {
+      const productionClient = await production.newAccount('codegen');
+      const introspected = await productionClient.data<{ __schema: { queryType: { name: string } } }>(getIntrospectionQuery());
+      expect(introspected.__schema.queryType).toMatchObject({ name: 'Query' });
+    } finally {
+      await production.close();
+    }
   });
 
   it('refuses an operation whose estimated cost is too high, counting page sizes', async () => {

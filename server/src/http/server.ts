@@ -91,6 +91,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const apollo = new ApolloServer<Context>({
     schema,
     includeStacktraceInErrorResponses: development,
+    // The API is public and typed: codegen and GraphiQL introspect it in production too (Apollo's
+    // default turns introspection off under NODE_ENV=production).
+    introspection: true,
     validationRules: [depthLimit(MAX_QUERY_DEPTH)],
     // The process entry point owns signals: it stops HTTP, WebSocket and the database in order.
     stopOnTerminationSignals: false,
