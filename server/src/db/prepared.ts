@@ -17,17 +17,18 @@ export function keepsPreparedStatements(dataSource: DataSource): boolean {
   return preparing.has(dataSource);
 }
 
-const names = new Map<string, string>();
-const NAMES_KEPT = 1_000;
+const hashes = new Map<string, string>();
+const HASHES_KEPT = 1_000;
 
-function statementName(text: string): string {
-  let name = names.get(text);
-  if (!name) {
-    if (names.size >= NAMES_KEPT) names.clear();
-    name = `sc_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-    names.set(text, name);
+/** A short hash of a statement's text, to name it by: kept, since the same few texts recur. */
+export function statementHash(text: string): string {
+  let hash = hashes.get(text);
+  if (!hash) {
+    if (hashes.size >= HASHES_KEPT) hashes.clear();
+    hash = createHash('sha256').update(text).digest('hex').slice(0, 24);
+    hashes.set(text, hash);
   }
-  return name;
+  return hash;
 }
 
 /**
@@ -38,5 +39,5 @@ function statementName(text: string): string {
 export function preparedQuery<T = Record<string, unknown>[]>(manager: EntityManager, text: string, values: unknown[]): Promise<T> {
   if (!preparing.has(manager.connection)) return manager.query(text, values);
   // TypeORM passes the query through to `pg`, which parses a named statement once per connection.
-  return manager.query({ name: statementName(text), text } as unknown as string, values);
+  return manager.query({ name: `sc_${statementHash(text)}`, text } as unknown as string, values);
 }

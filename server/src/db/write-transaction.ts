@@ -1,9 +1,8 @@
 /// <reference path="./pg-utils.d.ts" />
-import { createHash } from 'node:crypto';
 import { Connection, PoolClient, Query } from 'pg';
 import { prepareValue } from 'pg/lib/utils';
 import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
-import { keepsPreparedStatements, preparedQuery } from './prepared';
+import { keepsPreparedStatements, preparedQuery, statementHash } from './prepared';
 
 /**
  * A write transaction whose first statement opens it and whose last statement commits it. On
@@ -53,7 +52,7 @@ function heldBy(connection: Connection): Map<string, 'parsed' | 'unknown'> {
 }
 
 /** A name of its own: `pg` tracks the statements it prepares itself, and two trackers must not share a name. */
-const pipelinedName = (text: string) => `sc_pipelined_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+const pipelinedName = (text: string) => `sc_pipelined_${statementHash(text)}`;
 
 /**
  * Several statements sent as one batch with one Sync: PostgreSQL runs them in order and, after an
