@@ -1,3 +1,4 @@
+import './production';
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, tmpdir } from 'node:os';
