@@ -10,6 +10,8 @@ describe('write transactions', () => {
   const insert = () => `INSERT INTO ${table} (label, n) VALUES ($1, $2::int / $3::int) RETURNING label`;
   /** A statement of its own, first sent (and so first prepared) in a batch that fails. */
   const insertLast = () => `INSERT INTO ${table} (label, n) VALUES ($1, $2::int / $3::int)`;
+  /** Another, first sent twice in one batch. */
+  const insertTwice = () => `INSERT INTO ${table} (n, label) VALUES ($2::int / $3::int, $1)`;
   const labels = async () => (await database.dataSource.query(`SELECT label FROM ${table} ORDER BY label`)).map((row: { label: string }) => row.label);
 
   beforeAll(async () => {
@@ -66,14 +68,14 @@ describe('write transactions', () => {
 
   it('writes nothing when a statement that opens it fails, and the connection serves the next one', async () => {
     const failing = inWriteTransaction(database.dataSource, (transaction) =>
-      transaction.begin({ text: insert(), values: ['a', 1, 1] }, { text: insert(), values: ['b', 1, 0] }),
+      transaction.begin({ text: insertTwice(), values: ['a', 1, 1] }, { text: insertTwice(), values: ['b', 1, 0] }),
     );
     await expect(failing).rejects.toThrow('division by zero');
     expect(await labels()).toEqual([]);
 
     await inWriteTransaction(database.dataSource, async (transaction) => {
-      await transaction.begin({ text: insert(), values: ['c', 1, 1] }, { text: insert(), values: ['d', 1, 1] });
-      await transaction.commit(insert(), ['e', 1, 1]);
+      await transaction.begin({ text: insertTwice(), values: ['c', 1, 1] }, { text: insertTwice(), values: ['d', 1, 1] });
+      await transaction.commit(insertTwice(), ['e', 1, 1]);
     });
     expect(await labels()).toEqual(['c', 'd', 'e']);
   });

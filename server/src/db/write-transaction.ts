@@ -75,7 +75,7 @@ class PipelinedQuery extends Query {
     connection.stream.cork();
     try {
       for (const { text, values, name } of this.statements) {
-        if (name === '' || held.get(name) !== 'parsed') {
+        if (name === '' || (held.get(name) !== 'parsed' && !this.parsing.includes(name))) {
           // Closing a statement that does not exist is no error: after a failed batch its fate is unknown.
           if (held.get(name) === 'unknown') connection.close({ type: 'S', name }, true);
           connection.parse({ text, name, types: [] }, true);
