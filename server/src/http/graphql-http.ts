@@ -4,7 +4,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ApolloServer, BaseContext, HeaderMap } from '@apollo/server';
 
 /** The request body limit, after decompression; a larger body is refused with 413. */
-export const BODY_LIMIT_BYTES = 1024 * 1024;
+const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** A request refused before GraphQL sees it, answered in GraphQL's error shape. */
 class RequestRefused extends Error {
