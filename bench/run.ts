@@ -19,7 +19,8 @@ const CONCURRENCIES = [1, 4, 16];
 const MAX_CLIENTS = Math.max(...CONCURRENCIES);
 /** Continuations timed per round at each concurrency: enough for a p99 without blowing the time budget. */
 const OPERATIONS: Record<number, number> = { 1: 100, 4: 200, 16: 400 };
-const WARMUP_OPERATIONS = 64;
+/** Continuations each side runs before timing: enough for the JIT to settle, or the first round reads low. */
+const WARMUP_OPERATIONS = 320;
 const LINEAGE_DEPTH = 1000;
 /** Sessions in that lineage, the origin included. */
 const LINEAGE_LENGTH = LINEAGE_DEPTH + 1;
