@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { CountingEventTarget } from './pubsub';
 
-const CHANNEL = 'session_continuation_pubsub';
+/** The LISTEN/NOTIFY channel the processes of one database share. */
+export const PUBSUB_CHANNEL = 'session_continuation_pubsub';
 /** PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more. */
 const MAX_PAYLOAD_BYTES = 7_900;
 
@@ -22,6 +23,23 @@ interface Announcement {
   compacted: unknown;
 }
 
+/**
+ * What a process says of itself: it started listening (`hello`), it answers one that did
+ * (`here`), it stops (`bye`). Announcements are sent only while another process listens.
+ */
+interface Presence {
+  presence: 'hello' | 'here' | 'bye';
+  from: string;
+}
+
+const isPresence = (message: unknown): message is Presence =>
+  typeof message === 'object' && message !== null && typeof (message as Presence).presence === 'string';
+
+/** How long a starting process gives the others, once they have its hello, to count it in. */
+const INTRODUCTION_GRACE_MS = 100;
+/** How long a starting process waits for its own hello to come back before it starts anyway. */
+const INTRODUCTION_TIMEOUT_MS = 2_000;
+
 /** Announcements as JSON arrays that each fit in a notification; one too large alone is left out, and said so. */
 function packed(announcements: Announcement[]): string[] {
   if (announcements.length === 0) return [];
@@ -40,7 +58,9 @@ function packed(announcements: Announcement[]): string[] {
  * A publish reaches this process's subscribers at once, from memory, and is announced to the
  * other processes in compact form; a process restores an announcement only when it has
  * subscribers for that topic, and delivers in the order they were announced.
- * One connection per process sends and listens.
+ * A process alone announces nothing: processes greet each other on the channel when they start
+ * and say goodbye when they stop, and one that announces is known to be there too (a version
+ * that does not greet). One connection per process sends and listens.
  */
 export class PostgresEventTarget extends CountingEventTarget {
   private readonly processId = randomUUID();
@@ -48,6 +68,9 @@ export class PostgresEventTarget extends CountingEventTarget {
   /** Announcements waiting for the connection: sent together, one round trip for all. */
   private queued: Announcement[] = [];
   private delivering: Promise<unknown> = Promise.resolve();
+  /** The other processes listening on the channel, as far as this one has heard. */
+  private readonly peers = new Set<string>();
+  private introduced: () => void = () => undefined;
 
   private constructor(
     private readonly client: Client,
@@ -61,15 +84,41 @@ export class PostgresEventTarget extends CountingEventTarget {
     await client.connect();
     const target = new PostgresEventTarget(client, codec);
     client.on('notification', (message) => {
-      if (message.channel === CHANNEL && message.payload) target.receive(message.payload);
+      if (message.channel === PUBSUB_CHANNEL && message.payload) target.receive(message.payload);
     });
     client.on('error', (error) => console.error('Pub/sub connection to PostgreSQL failed:', error));
-    await client.query(`LISTEN ${CHANNEL}`);
+    await client.query(`LISTEN ${PUBSUB_CHANNEL}`);
+    await target.introduce();
     return target;
+  }
+
+  /**
+   * Says hello and waits for it to come back, then a moment more: by then the processes already
+   * listening have heard it, and announce what they publish to this one's subscribers.
+   */
+  private async introduce(): Promise<void> {
+    const heard = new Promise<void>((resolve) => {
+      this.introduced = resolve;
+      setTimeout(resolve, INTRODUCTION_TIMEOUT_MS).unref();
+    });
+    await this.say('hello');
+    await heard;
+    await new Promise((resolve) => setTimeout(resolve, INTRODUCTION_GRACE_MS));
+  }
+
+  private async say(presence: Presence['presence']): Promise<void> {
+    const message: Presence = { presence, from: this.processId };
+    await this.client.query('SELECT pg_notify($1, $2)', [PUBSUB_CHANNEL, JSON.stringify(message)]);
+  }
+
+  /** Whether another process listens: announcements are for them. */
+  get hasPeers(): boolean {
+    return this.peers.size > 0;
   }
 
   dispatchEvent(event: Event): boolean {
     super.dispatchEvent(event);
+    if (this.peers.size === 0) return true;
     const { type, detail } = event as CustomEvent;
     this.queued.push({ from: this.processId, type, compacted: this.codec.compact(type, detail) });
     if (this.queued.length === 1) {
@@ -85,24 +134,36 @@ export class PostgresEventTarget extends CountingEventTarget {
     if (payloads.length === 0) return;
     const calls = payloads.map((_, index) => `pg_notify($1, $${index + 2})`).join(', ');
     try {
-      await this.client.query(`SELECT ${calls}`, [CHANNEL, ...payloads]);
+      await this.client.query(`SELECT ${calls}`, [PUBSUB_CHANNEL, ...payloads]);
     } catch (error) {
       console.error('Publishing through PostgreSQL failed:', error);
     }
   }
 
-  /** Waits for what was published so far to be sent, then stops listening. */
+  /** Waits for what was published so far to be sent, says goodbye, then stops listening. */
   async close(): Promise<void> {
     await this.sending;
+    try {
+      await this.say('bye');
+    } catch (error) {
+      // The others keep announcing to this process: wasted, but nothing is lost.
+      console.error('Saying goodbye to the other processes failed:', error);
+    }
     await this.client.end();
   }
 
   private receive(payload: string): void {
-    const announcements: unknown = JSON.parse(payload);
+    const message: unknown = JSON.parse(payload);
+    if (isPresence(message)) {
+      this.greeted(message);
+      return;
+    }
     // A process of another version may announce in another form: what this one cannot read, it leaves.
-    if (!Array.isArray(announcements)) return;
-    for (const { from, type, compacted } of announcements as Announcement[]) {
-      if (from === this.processId || !this.hasListeners(type)) continue;
+    if (!Array.isArray(message)) return;
+    for (const { from, type, compacted } of message as Announcement[]) {
+      if (from === this.processId) continue;
+      this.peers.add(from);
+      if (!this.hasListeners(type)) continue;
       this.delivering = this.delivering
         .then(() => this.codec.restore(type, compacted))
         .then(
@@ -112,6 +173,21 @@ export class PostgresEventTarget extends CountingEventTarget {
           // Subscribers tolerate a missing event: the transcript stream fills gaps from the database.
           (error) => console.error('Restoring a published payload failed:', error),
         );
+    }
+  }
+
+  private greeted({ presence, from }: Presence): void {
+    if (from === this.processId) {
+      if (presence === 'hello') this.introduced();
+      return;
+    }
+    if (presence === 'bye') {
+      this.peers.delete(from);
+      return;
+    }
+    this.peers.add(from);
+    if (presence === 'hello') {
+      this.say('here').catch((error) => console.error('Answering a starting process failed:', error));
     }
   }
 }
