@@ -1,11 +1,14 @@
+import { countTokens } from '../src/domain/tokens';
 import { GraphQLTestClient } from './helpers/graphql-client';
 import { continuation, continueSession, createSession, postMessage } from './helpers/continuations';
 import { startTestServer, TestServer } from './helpers/test-server';
 
 const PREVIEW = `query ($input: ContinueSessionInput!) { previewProjection(input: $input) {
   __typename
-  ... on ProjectionPreview { tokenBudget tokenCost items { kind status relevance tokenCount hash } context { tokenCount sections { kind } } }
+  ... on ProjectionPreview { tokenBudget tokenCost items { kind status relevance tokenCount hash } context { tokenCount sections { kind text } } }
   ... on OperationError { code message details { path } } } }`;
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 describe('previewProjection', () => {
   let server: TestServer;
@@ -41,12 +44,20 @@ describe('previewProjection', () => {
 
     const result = await continueSession(client, input);
     const { session } = await client.data<any>(
-      'query ($id: ID!) { session(id: $id) { continuedFrom { manifest { tokenCost items { kind status relevance tokenCount hash } } } } }',
+      `query ($id: ID!) { session(id: $id) { continuedFrom { manifest {
+        tokenCost items { kind status relevance tokenCount hash } context { sections { kind text } } } } } }`,
       { id: result.successor!.id },
     );
-    expect(session.continuedFrom.manifest.items).toEqual(preview.items);
-    // Only the ids in the lineage block differ between the preview and the stored manifest.
-    expect(Math.abs(session.continuedFrom.manifest.tokenCost - preview.tokenCost)).toBeLessThanOrEqual(8);
+    const { manifest } = session.continuedFrom;
+    expect(manifest.items).toEqual(preview.items);
+    // Only the edge and manifest ids differ between the preview and the stored manifest, and each
+    // side's cost is the exact count of its own context (ids tokenize to different lengths).
+    type Section = { kind: string; text: string };
+    const withoutIds = (sections: Section[]) => sections.map(({ kind, text }) => ({ kind, text: text.replace(UUID, '<id>') }));
+    expect(withoutIds(manifest.context.sections)).toEqual(withoutIds(preview.context.sections));
+    for (const side of [preview, manifest]) {
+      expect(countTokens(side.context.sections.map((section: Section) => section.text).join('\n\n'))).toBe(side.tokenCost);
+    }
   });
 
   it('answers the same OperationError as continueSession would', async () => {
