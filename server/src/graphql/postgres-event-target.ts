@@ -118,7 +118,7 @@ export class PostgresEventTarget extends CountingEventTarget {
 
   dispatchEvent(event: Event): boolean {
     super.dispatchEvent(event);
-    if (this.peers.size === 0) return true;
+    if (!this.hasPeers) return true;
     const { type, detail } = event as CustomEvent;
     this.queued.push({ from: this.processId, type, compacted: this.codec.compact(type, detail) });
     if (this.queued.length === 1) {

@@ -56,10 +56,9 @@ import {
   SnapshotQuery,
   continuationSnapshot,
   lockWithSnapshot,
+  readEventRanges,
 } from '../db/repositories/continuation.repository';
 import { chainEvents } from '../db/repositories/transcript.repository';
-import { preparedQuery } from '../db/prepared';
-import { columnList, entityFromRow } from '../db/rows';
 import { CombinedStatement } from '../db/statement';
 import { inWriteTransaction, WriteTransaction } from '../db/write-transaction';
 import { ChangeNotifier } from './notifications';
@@ -172,19 +171,6 @@ function eventReader(manager: EntityManager, prefetched: EventEntity[] = []): Pr
       return ranges.map((range, index) => (answered[index] ?? read[missing.indexOf(range)]).map(projected));
     },
   };
-}
-
-async function readEventRanges(manager: EntityManager, ranges: EventRange[]): Promise<EventEntity[][]> {
-  const conditions = ranges.map((_, index) => `(session_id = $${3 * index + 1} AND seq BETWEEN $${3 * index + 2} AND $${3 * index + 3})`);
-  const rows = await preparedQuery(
-    manager,
-    `SELECT ${columnList(manager, EventEntity)} FROM events WHERE ${conditions.join(' OR ')} ORDER BY session_id, seq`,
-    ranges.flatMap((range) => [range.sessionId, range.fromSeq, range.toSeq]),
-  );
-  const events = rows.map((row) => entityFromRow(manager, EventEntity, row));
-  return ranges.map((range) =>
-    events.filter((event) => event.sessionId === range.sessionId && event.seq >= range.fromSeq && event.seq <= range.toSeq),
-  );
 }
 
 export class ContinuationService {

@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import type { EventRange } from '../../domain/projection';
 import { ACTIVE_RUN_STATUSES } from '../../domain/runs';
 import { EventEntity } from '../entities/event.entity';
 import { RunEntity } from '../entities/run.entity';
@@ -174,4 +175,18 @@ function prefetchStatement(manager: EntityManager, query: SnapshotQuery, prefetc
       prefetch.recentEvents,
     ],
   };
+}
+
+/** The events of each range, in seq order, in one query: what the prefetch did not hold. */
+export async function readEventRanges(manager: EntityManager, ranges: EventRange[]): Promise<EventEntity[][]> {
+  const conditions = ranges.map((_, index) => `(session_id = $${3 * index + 1} AND seq BETWEEN $${3 * index + 2} AND $${3 * index + 3})`);
+  const rows = await preparedQuery(
+    manager,
+    `SELECT ${columnList(manager, EventEntity)} FROM events WHERE ${conditions.join(' OR ')} ORDER BY session_id, seq`,
+    ranges.flatMap((range) => [range.sessionId, range.fromSeq, range.toSeq]),
+  );
+  const events = rows.map((row) => entityFromRow(manager, EventEntity, row));
+  return ranges.map((range) =>
+    events.filter((event) => event.sessionId === range.sessionId && event.seq >= range.fromSeq && event.seq <= range.toSeq),
+  );
 }
