@@ -139,7 +139,10 @@ describe('continueSession', () => {
 
     const statements: string[] = [];
     const logger = server.app.database.dataSource.logger;
-    const logQuery = jest.spyOn(logger, 'logQuery').mockImplementation((query: string) => void statements.push(query));
+    // A kept statement reaches the logger as its name and text.
+    const logQuery = jest
+      .spyOn(logger, 'logQuery')
+      .mockImplementation((query: string | { text: string }) => void statements.push(typeof query === 'string' ? query : query.text));
     let result;
     try {
       result = await continueSession(

@@ -103,7 +103,10 @@ class PipelinedQuery extends Query {
 }
 
 function runBatch(runner: QueryRunner, statements: Statement[]): Promise<ResultSet[]> {
-  for (const { text, values } of statements) runner.connection.logger.logQuery(text, values, runner);
+  // Logged as `preparedQuery` passes a kept statement to TypeORM: with its name.
+  for (const { text, values, name } of statements) {
+    runner.connection.logger.logQuery(name ? ({ name, text } as unknown as string) : text, values, runner);
+  }
   const client = (runner as unknown as { databaseConnection: PoolClient }).databaseConnection;
   return new Promise((resolve, reject) => {
     client.query(

@@ -429,7 +429,12 @@ export class ContinuationService {
       .insert(ProjectionManifestEntity, [this.manifest(manifestId, edge, predecessor, successor, handoff, input, transferred, block, projection, now)])
       .insert(RunEntity, [run])
       .insert(PlanRevisionEntity, planRevisions)
-      .raw('UPDATE runs SET session_id = $1, updated_at = $2 WHERE id = ANY($3::uuid[])', [successor.id, now, transferred.pendingRunIds])
+      .raw('UPDATE runs SET session_id = $1, updated_at = $2 WHERE session_id = $3 AND id = ANY($4::uuid[])', [
+        successor.id,
+        now,
+        predecessor.id,
+        transferred.pendingRunIds,
+      ])
       .raw('UPDATE sessions SET status = $1, event_count = $2, token_count = $3, last_event_hash = $4 WHERE id = $5', [
         SessionStatus.CONTINUED,
         carded.totals.eventCount,

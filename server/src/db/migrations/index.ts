@@ -4,6 +4,15 @@ import { ResourcesAndMemory1796025600000 } from './1796025600000-ResourcesAndMem
 import { Plans1796029200000 } from './1796029200000-Plans';
 import { ManifestRecalls1796032800000 } from './1796032800000-ManifestRecalls';
 import { AgentRuntime1796036400000 } from './1796036400000-AgentRuntime';
+import { ManifestsBySuccessor1796040000000 } from './1796040000000-ManifestsBySuccessor';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
-export const migrations = [Foundation1796018400000, Continuations1796022000000, ResourcesAndMemory1796025600000, Plans1796029200000, ManifestRecalls1796032800000, AgentRuntime1796036400000];
+export const migrations = [
+  Foundation1796018400000,
+  Continuations1796022000000,
+  ResourcesAndMemory1796025600000,
+  Plans1796029200000,
+  ManifestRecalls1796032800000,
+  AgentRuntime1796036400000,
+  ManifestsBySuccessor1796040000000,
+];

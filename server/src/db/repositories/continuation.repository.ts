@@ -50,6 +50,13 @@ export interface SnapshotQuery {
   countUpTo: number;
 }
 
+/**
+ * Kept prepared, these statements run on one generic plan for the life of a connection, planned
+ * without knowing the values and perhaps while the tables were empty: each lookup is written so
+ * that an index probe is its only sensible plan. A subquery with LIMIT (or OFFSET 0) is planned on
+ * its own, once per outer row, rather than folded into a join that may hash a whole table; a scan
+ * ordered like its index with a LIMIT reads only what it returns.
+ */
 const SNAPSHOT_COLUMNS = `
   (SELECT edge.id FROM continuation_edges edge
    WHERE edge.account_id = $1 AND edge.idempotency_key = $3) AS earlier_edge_id,
@@ -62,14 +69,15 @@ const SNAPSHOT_COLUMNS = `
      AND NOT EXISTS (SELECT 1 FROM events result
                      WHERE result.session_id = call.session_id AND result.kind = 'TOOL_RESULT'
                        AND result.tool_call_id = call.tool_call_id)
-     AND NOT EXISTS (SELECT 1 FROM runs delegated
-                     WHERE delegated.account_id = $1 AND delegated.tool_call_id = call.tool_call_id
-                       AND delegated.kind = 'DELEGATED')
+     AND (SELECT 1 FROM runs delegated
+          WHERE delegated.tool_call_id = call.tool_call_id AND delegated.account_id = $1 AND delegated.kind = 'DELEGATED'
+          LIMIT 1) IS NULL
    LIMIT 1) AS unresolved_tool_call_id,
-  (SELECT coalesce(json_agg(cited), '[]'::json) FROM events cited
-   WHERE cited.account_id = $1 AND cited.id = ANY($4::uuid[])) AS cited_events,
+  (SELECT coalesce(json_agg(cited), '[]'::json) FROM unnest($4::uuid[]) wanted (id)
+   CROSS JOIN LATERAL (SELECT * FROM events WHERE events.id = wanted.id AND events.account_id = $1 LIMIT 1) cited) AS cited_events,
   (SELECT count(*)::int FROM (SELECT FROM continuation_edges recent
-                              WHERE recent.account_id = $1 AND recent.created_at > $5 LIMIT $7) counted) AS recent_continuations`;
+                              WHERE recent.account_id = $1 AND recent.created_at > $5
+                              ORDER BY recent.account_id, recent.created_at DESC LIMIT $7) counted) AS recent_continuations`;
 
 function snapshotParameters(query: SnapshotQuery): unknown[] {
   return [query.accountId, query.sessionId, query.idempotencyKey, query.eventIds, query.since, ACTIVE_RUN_STATUSES, query.countUpTo];
@@ -156,13 +164,18 @@ function prefetchStatement(manager: EntityManager, query: SnapshotQuery, prefetc
              UNION ALL
              SELECT first.session_id, first.seq, last.seq
              FROM unnest($5::uuid[], $6::uuid[]) AS cited (from_id, to_id)
-             JOIN events first ON first.id = cited.from_id AND first.account_id = $1
-             JOIN events last ON last.id = cited.to_id AND last.session_id = first.session_id AND last.seq >= first.seq
-             WHERE last.token_total - first.token_total + first.token_count <= $7::int
+             CROSS JOIN LATERAL (SELECT session_id, seq, token_total, token_count FROM events
+                                 WHERE events.id = cited.from_id AND events.account_id = $1 LIMIT 1) first
+             CROSS JOIN LATERAL (SELECT seq, token_total FROM events
+                                 WHERE events.id = cited.to_id AND events.session_id = first.session_id LIMIT 1) last
+             WHERE last.seq >= first.seq AND last.token_total - first.token_total + first.token_count <= $7::int
            )
            SELECT DISTINCT ON (event.session_id, event.seq) ${columnList(manager, EventEntity, 'event')}
-           FROM ranges JOIN events event
-             ON event.session_id = ranges.session_id AND event.account_id = $1 AND event.seq BETWEEN ranges.from_seq AND ranges.to_seq
+           FROM ranges CROSS JOIN LATERAL (
+             SELECT * FROM events
+             WHERE events.session_id = ranges.session_id AND events.seq BETWEEN ranges.from_seq AND ranges.to_seq AND events.account_id = $1
+             OFFSET 0
+           ) event
            ORDER BY event.session_id, event.seq`,
     values: [
       query.accountId,

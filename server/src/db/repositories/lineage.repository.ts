@@ -9,13 +9,16 @@ import { entityFromRow } from '../rows';
  */
 export async function lineagePath(manager: EntityManager, accountId: string, sessionId: string): Promise<SessionEntity[]> {
   const rows: Record<string, unknown>[] = await manager.query(
+    // Each step and each session is a probe by key (a LIMITed subquery is never folded into a join
+    // that could scan the tables), whatever the planner guesses the path's length to be.
     `WITH RECURSIVE path (id, hops) AS (
        SELECT id, 0 FROM sessions WHERE id = $1 AND account_id = $2
        UNION ALL
        SELECT edge.predecessor_id, path.hops + 1
-       FROM path JOIN continuation_edges edge ON edge.successor_id = path.id
+       FROM path CROSS JOIN LATERAL (SELECT predecessor_id FROM continuation_edges WHERE successor_id = path.id LIMIT 1) edge
      )
-     SELECT session.* FROM path JOIN sessions session ON session.id = path.id ORDER BY path.hops DESC`,
+     SELECT session.* FROM path CROSS JOIN LATERAL (SELECT * FROM sessions WHERE sessions.id = path.id LIMIT 1) session
+     ORDER BY path.hops DESC`,
     [sessionId, accountId],
   );
   return rows.map((row) => entityFromRow(manager, SessionEntity, row));

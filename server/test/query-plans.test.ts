@@ -1,0 +1,206 @@
+import { Client } from 'pg';
+import { prepareValue } from 'pg/lib/utils';
+import { CONTINUE, continuation, createSession, postMessage } from './helpers/continuations';
+import { eventsOf, settledRuns } from './helpers/runs';
+import { TestServer, startTestServer } from './helpers/test-server';
+import { DEFAULT_AGENT_CONFIG } from '../src/config';
+
+/**
+ * Every statement the server sends on its hot paths must run on index plans whatever the tables
+ * held when a connection planned it: a plan made on an empty table and kept for the life of the
+ * connection would otherwise scan the table on every call as it grows.
+ */
+const onPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
+
+/** Tables that grow with use: a sequential scan of any of them costs time in proportion to the data. */
+const GROWING_TABLES = ['events', 'sessions', 'continuation_edges', 'projection_manifests', 'runs'];
+
+interface Statement {
+  text: string;
+  values: unknown[];
+  /** Kept prepared on the connection (named), so PostgreSQL may settle on one generic plan for it. */
+  kept: boolean;
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  Alias?: string;
+  Filter?: string;
+  Plans?: PlanNode[];
+}
+
+function scansOfGrowingTables(node: PlanNode): string[] {
+  const own =
+    node['Node Type'] === 'Seq Scan' && node['Relation Name'] && GROWING_TABLES.includes(node['Relation Name'])
+      ? [`${node['Relation Name']} ${node.Alias} (${node.Filter ?? 'no filter'})`]
+      : [];
+  return [...own, ...(node.Plans ?? []).flatMap(scansOfGrowingTables)];
+}
+
+/** Records the parameterized statements the server sends, one entry per text. */
+function recordStatements(server: TestServer): Map<string, Statement> {
+  const statements = new Map<string, Statement>();
+  const logger = server.app.database.dataSource.logger;
+  const logQuery = logger.logQuery.bind(logger);
+  logger.logQuery = (query, parameters, runner) => {
+    const kept = typeof query !== 'string';
+    const text = kept ? (query as { text: string }).text : query;
+    if (Array.isArray(parameters) && parameters.length > 0) statements.set(text, { text, values: parameters, kept });
+    return logQuery(query, parameters, runner);
+  };
+  return statements;
+}
+
+/**
+ * The plan the statement runs on when a server connection prepares it now: for a kept statement
+ * the generic plan, which PostgreSQL may keep for the life of the connection; for any other, the
+ * plan made for these very values.
+ */
+async function planOf(client: Client, statement: Statement): Promise<PlanNode> {
+  await client.query(`SET plan_cache_mode = ${statement.kept ? 'force_generic_plan' : 'force_custom_plan'}`);
+  await client.query('DEALLOCATE ALL');
+  await client.query(`PREPARE kept AS ${statement.text}`);
+  const {
+    rows: [{ parameter_types: types }],
+  } = await client.query<{ parameter_types: string[] }>(
+    `SELECT parameter_types::text[] AS parameter_types FROM pg_prepared_statements WHERE name = 'kept'`,
+  );
+  const literals = statement.values.map((value, index) => {
+    const prepared = prepareValue(value);
+    return `${prepared === null ? 'NULL' : client.escapeLiteral(String(prepared))}::${types[index]}`;
+  });
+  const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) EXECUTE kept(${literals.join(', ')})`);
+  return rows[0]['QUERY PLAN'][0].Plan;
+}
+
+/** Statements whose kept plan scans a growing table, with the plan to show why. */
+async function sequentialScans(databaseUrl: string, statements: Iterable<Statement>): Promise<string[]> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const findings: string[] = [];
+    for (const statement of statements) {
+      const plan = await planOf(client, statement);
+      const scanned = scansOfGrowingTables(plan);
+      if (scanned.length > 0) {
+        findings.push(`${statement.kept ? 'kept' : 'planned'} statement scans ${scanned.join('; ')}:\n${statement.text}\n${JSON.stringify(plan)}`);
+      }
+    }
+    return findings;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Uses the API as a person and the agent do: messages answered, a continuation citing a range, reads of the lineage. */
+async function useTheApi(server: TestServer): Promise<void> {
+  const client = await server.newAccount('planner');
+  const origin = await createSession(client, 'Plans');
+  await postMessage(client, origin, 'We store events in PostgreSQL.');
+  await settledRuns(client, origin);
+  await postMessage(client, origin, 'And we keep every statement on an index plan.');
+  await settledRuns(client, origin);
+  const events = await eventsOf(client, origin);
+  const input = continuation(origin, {
+    sources: [{ kind: 'SESSION_EVENTS', sessionId: origin, fromEventId: events[0].id, toEventId: events[1].id, relevance: 'the start' }],
+  });
+  await client.data(
+    `query ($input: ContinueSessionInput!) { previewProjection(input: $input) { __typename } }`,
+    { input },
+  );
+  const { continueSession } = await client.data<{ continueSession: { successor: { id: string } } }>(CONTINUE, { input });
+  const successor = continueSession.successor.id;
+  await settledRuns(client, successor);
+  await postMessage(client, successor, 'Continue with the next step.');
+  await settledRuns(client, successor);
+  await client.data(
+    `query ($id: ID!, $from: ID!, $to: ID!) {
+      session(id: $id) { lineage { id } lineageTree { session { id } } currentContinuation { id } continuedFrom { manifest { items { kind } } } }
+      sessions(first: 10) { edges { node { id } } }
+      eventRange(sessionId: $from, fromEventId: $to, toEventId: $to) { id }
+    }`,
+    { id: successor, from: origin, to: events[0].id },
+  );
+}
+
+/**
+ * Another account's history, then fresh statistics: 500 origins each continued once, 100 events
+ * in every session (100,000 in all), a finished run per session, an edge and manifest per pair.
+ */
+async function seed(databaseUrl: string): Promise<void> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`
+      WITH account AS (INSERT INTO accounts (name) VALUES ('seeded') RETURNING id),
+      pairs AS (SELECT gen_random_uuid() AS origin, gen_random_uuid() AS successor, gen_random_uuid() AS edge, n FROM generate_series(1, 500) n),
+      sessions AS (
+        INSERT INTO sessions (id, account_id, kind, status, title, created_at, origin_id, lineage_depth, event_count)
+        SELECT pairs.origin, account.id, 'ROOT', 'CONTINUED', 'seeded ' || n, now(), pairs.origin, 0, 100 FROM account, pairs
+        UNION ALL
+        SELECT pairs.successor, account.id, 'CONTINUATION', 'ACTIVE', 'seeded ' || n, now(), pairs.origin, 1, 100 FROM account, pairs
+        RETURNING id, account_id
+      ),
+      events AS (
+        INSERT INTO events (id, session_id, account_id, seq, kind, text, token_count, token_total, hash, created_at)
+        SELECT gen_random_uuid(), sessions.id, sessions.account_id, seq, CASE WHEN seq % 2 = 1 THEN 'USER_MESSAGE' ELSE 'ASSISTANT_MESSAGE' END,
+               'seeded event ' || seq, 3, 3 * seq, md5(sessions.id::text || seq), now()
+        FROM sessions, generate_series(1, 100) seq
+        RETURNING id, session_id, seq
+      ),
+      runs AS (
+        INSERT INTO runs (id, account_id, session_id, kind, status, trigger_event_id, created_at, updated_at)
+        SELECT gen_random_uuid(), sessions.account_id, sessions.id, 'TURN', 'SUCCEEDED', events.id, now(), now()
+        FROM sessions JOIN events ON events.session_id = sessions.id AND events.seq = 99
+      ),
+      edges AS (
+        INSERT INTO continuation_edges (id, account_id, predecessor_id, predecessor_depth, successor_id, successor_depth, reason, actor,
+                                        initiating_event_id, idempotency_key, request_fingerprint, created_at)
+        SELECT pairs.edge, account.id, pairs.origin, 0, pairs.successor, 1, 'TOPIC_CHANGE', 'AGENT', events.id, 'seeded ' || n, '', now()
+        FROM account, pairs JOIN events ON events.session_id = pairs.origin AND events.seq = 99
+        RETURNING id, account_id, predecessor_id, successor_id, initiating_event_id
+      )
+      INSERT INTO projection_manifests (id, account_id, edge_id, predecessor_id, successor_id, origin_id, initiating_event_id, actor, reason,
+                                        handoff, sources, items, transferred_state, lineage_block, context, compiler_version,
+                                        model_version, token_budget, token_cost, hash, created_at)
+      SELECT gen_random_uuid(), account_id, id, predecessor_id, successor_id, predecessor_id, initiating_event_id, 'AGENT', 'TOPIC_CHANGE',
+             '{}', '[]', '[]', '{}', '', '{}', 'seeded', 'seeded', 1000, 100, '', now()
+      FROM edges`);
+    await client.query('ANALYZE');
+  } finally {
+    await client.end();
+  }
+}
+
+onPostgres('query plans of the hot statements', () => {
+  let server: TestServer;
+  let statements: Map<string, Statement>;
+
+  beforeAll(async () => {
+    server = await startTestServer({ agent: { ...DEFAULT_AGENT_CONFIG, provider: 'builtin' } });
+    statements = recordStatements(server);
+    await useTheApi(server);
+  }, 60_000);
+
+  afterAll(() => server?.close());
+
+  const databaseUrl = () => (server.app.database.dataSource.options as { url: string }).url;
+
+  it('the server sent the statements of every hot path', () => {
+    const texts = [...statements.keys()].join('\n');
+    expect(texts).toContain('FOR UPDATE SKIP LOCKED');
+    expect(texts).toContain('WITH anchor AS');
+    expect(texts).toMatch(/INSERT INTO "?events"?/);
+    expect(statements.size).toBeGreaterThan(20);
+  });
+
+  it('plans no sequential scan of a growing table on the database as it started, nearly empty', async () => {
+    expect(await sequentialScans(databaseUrl(), statements.values())).toEqual([]);
+  }, 60_000);
+
+  it('plans no sequential scan of a growing table once it holds 100,000 events', async () => {
+    await seed(databaseUrl());
+    expect(await sequentialScans(databaseUrl(), statements.values())).toEqual([]);
+  }, 120_000);
+});
