@@ -64,4 +64,19 @@ describe('transcript integrity', () => {
     );
     expect(rows[0]).toEqual({ events: 20, last: 20 });
   });
+
+  it('stores one message for one clientMessageId sent by 10 concurrent writers, and answers each with it', async () => {
+    const sessionId = await sessionWithMessages(1);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        client.data<{ postMessage: { event: { id: string; seq: number } } }>(POST, {
+          input: { sessionId, text: 'sent from two tabs at once', clientMessageId: 'same-message' },
+        }),
+      ),
+    );
+    expect(new Set(results.map((result) => result.postMessage.event.id)).size).toBe(1);
+    expect(results[0].postMessage.event.seq).toBe(2);
+    const rows = await sql.query('SELECT count(*)::int AS events FROM events WHERE session_id = $1', [sessionId]);
+    expect(rows[0]).toEqual({ events: 2 });
+  });
 });

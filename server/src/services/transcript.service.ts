@@ -9,7 +9,9 @@ import { EventEntity } from '../db/entities/event.entity';
 import { SessionEntity } from '../db/entities/session.entity';
 import { RunEntity } from '../db/entities/run.entity';
 import { currentContinuation } from '../db/repositories/lineage.repository';
-import { appendEvents, lockSession } from '../db/repositories/transcript.repository';
+import { chainEvents, lockForMessage } from '../db/repositories/transcript.repository';
+import { CombinedStatement } from '../db/statement';
+import { inWriteTransaction } from '../db/write-transaction';
 import { queuedRun } from '../db/repositories/run.repository';
 import { RunKind } from '../domain/runs';
 import { ChangeNotifier } from './notifications';
@@ -68,19 +70,11 @@ export class TranscriptService {
     if (!isId(input.sessionId)) return sessionNotFound();
 
     type Appended = PostedMessage & { replayed: boolean };
-    const outcome = await this.dataSource.transaction(async (manager): Promise<Outcome<Appended> | SessionEntity> => {
-      const session = await lockSession(manager, viewer.accountId, input.sessionId);
+    // Two round trips on PostgreSQL: the lock with the replay check, then the writes with the commit.
+    const outcome = await inWriteTransaction(this.dataSource, async (transaction): Promise<Outcome<Appended> | SessionEntity> => {
+      const { session, earlier, earlierRun } = await lockForMessage(transaction, viewer.accountId, input.sessionId, input.clientMessageId ?? null);
       if (!session) return sessionNotFound();
-      if (input.clientMessageId != null) {
-        const earlier = await manager.findOneBy(EventEntity, {
-          sessionId: session.id,
-          clientMessageId: input.clientMessageId,
-        });
-        if (earlier) {
-          const run = await manager.findOneBy(RunEntity, { triggerEventId: earlier.id, kind: RunKind.TURN });
-          return succeed({ event: earlier, session, run, replayed: true });
-        }
-      }
+      if (earlier) return succeed({ event: earlier, session, run: earlierRun, replayed: true });
       // A continued session is read-only; branching happens outside this transaction.
       if (session.status === SessionStatus.CONTINUED) return session;
       if (session.status !== SessionStatus.ACTIVE) {
@@ -88,13 +82,24 @@ export class TranscriptService {
           { path: ['input', 'sessionId'], message: `Session is ${session.status}.` },
         ]);
       }
-      const [event] = await appendEvents(manager, session, [
-        { kind: EventKind.USER_MESSAGE, text: input.text, clientMessageId: input.clientMessageId },
-      ]);
+      const {
+        events: [event],
+        totals,
+      } = chainEvents(session, [{ kind: EventKind.USER_MESSAGE, text: input.text, clientMessageId: input.clientMessageId }]);
       const run = this.startsTurns
-        ? queuedRun({ accountId: session.accountId, sessionId: session.id, kind: RunKind.TURN, triggerEventId: event.id }, new Date())
+        ? queuedRun({ accountId: session.accountId, sessionId: session.id, kind: RunKind.TURN, triggerEventId: event.id }, event.createdAt)
         : null;
-      if (run) await manager.insert(RunEntity, run);
+      await new CombinedStatement(transaction.manager)
+        .insert(EventEntity, [event])
+        .insert(RunEntity, run ? [run] : [])
+        .raw('UPDATE sessions SET event_count = $1, token_count = $2, last_event_hash = $3 WHERE id = $4', [
+          totals.eventCount,
+          totals.tokenCount,
+          totals.lastEventHash,
+          session.id,
+        ])
+        .commitIn(transaction);
+      Object.assign(session, totals);
       return succeed({ event, session, run, replayed: false });
     });
     if (outcome instanceof SessionEntity) return this.writeToContinued(viewer, outcome, input);

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
+import { RunKind } from '../../domain/runs';
 import { EventKind, eventHash, eventTokenCount, payloadJson } from '../../domain/transcript';
 import { EventEntity } from '../entities/event.entity';
+import { RunEntity } from '../entities/run.entity';
 import { SessionEntity } from '../entities/session.entity';
 import { preparedQuery } from '../prepared';
 import { columnList, entityFromRow } from '../rows';
+import { WriteTransaction } from '../write-transaction';
 
 /** What a caller supplies to append one event; seq, hash, token count and time are assigned here. */
 export interface EventDraft {
@@ -30,6 +33,64 @@ export async function lockSession(manager: EntityManager, accountId: string, ses
     [sessionId, accountId],
   );
   return rows.length ? entityFromRow(manager, SessionEntity, rows[0]) : null;
+}
+
+/** A session locked for a new message, and what an earlier post with the same client message id stored. */
+export interface LockedForMessage {
+  session: SessionEntity | null;
+  earlier: EventEntity | null;
+  /** The turn run the earlier message queued, if any. */
+  earlierRun: RunEntity | null;
+}
+
+interface LockedForMessageRow {
+  session: Record<string, unknown> | null;
+  changed_while_waiting: boolean | null;
+  earlier: Record<string, unknown> | null;
+  earlier_run: Record<string, unknown> | null;
+}
+
+/**
+ * Opens the transaction by locking the session ({@link lockSession}) and reads an earlier message
+ * with `clientMessageId` in the same round trip. That read sees the database as of the statement's
+ * start: when another writer committed to the session while this one waited for the lock, the row
+ * versions differ and the earlier message is read again.
+ */
+export async function lockForMessage(
+  transaction: WriteTransaction,
+  accountId: string,
+  sessionId: string,
+  clientMessageId: string | null,
+): Promise<LockedForMessage> {
+  const manager = transaction.manager;
+  const [[row]] = await transaction.begin({
+    text: `WITH locked AS (
+             SELECT ${columnList(manager, SessionEntity)}, xmin FROM sessions WHERE id = $1 AND account_id = $2 FOR UPDATE
+           ),
+           earlier AS (
+             SELECT ${columnList(manager, EventEntity)} FROM events WHERE session_id = $1 AND client_message_id = $3 LIMIT 1
+           )
+           SELECT (SELECT row_to_json(locked) FROM locked) AS session,
+                  (SELECT seen.xmin <> locked.xmin FROM locked JOIN sessions seen ON seen.id = locked.id) AS changed_while_waiting,
+                  (SELECT row_to_json(earlier) FROM earlier) AS earlier,
+                  (SELECT row_to_json(run) FROM earlier CROSS JOIN LATERAL (
+                     SELECT ${columnList(manager, RunEntity)} FROM runs WHERE trigger_event_id = earlier.id AND kind = 'TURN' LIMIT 1
+                   ) run) AS earlier_run`,
+    values: [sessionId, accountId, clientMessageId],
+  });
+  const locked = row as unknown as LockedForMessageRow;
+  if (!locked.session) return { session: null, earlier: null, earlierRun: null };
+  const session = entityFromRow(manager, SessionEntity, locked.session);
+  if (locked.changed_while_waiting && clientMessageId !== null) {
+    const earlier = await manager.findOneBy(EventEntity, { sessionId, clientMessageId });
+    const earlierRun = earlier ? await manager.findOneBy(RunEntity, { triggerEventId: earlier.id, kind: RunKind.TURN }) : null;
+    return { session, earlier, earlierRun };
+  }
+  return {
+    session,
+    earlier: locked.earlier ? entityFromRow(manager, EventEntity, locked.earlier) : null,
+    earlierRun: locked.earlier_run ? entityFromRow(manager, RunEntity, locked.earlier_run) : null,
+  };
 }
 
 /** The events that drafts become after `session`'s last event, and the session's totals after them. */
