@@ -85,10 +85,12 @@ export async function preparePredecessors(pool: Pool, accountId: string, count: 
   return predecessors;
 }
 
-/** One continueSession over HTTP: a full handoff citing two event ranges of the predecessor. */
-export async function continueOverHttp(client: GraphQLClient, predecessor: Predecessor): Promise<void> {
+/** One continueSession over HTTP: a full handoff citing two event ranges of the predecessor; the successor's id. */
+export async function continueOverHttp(client: GraphQLClient, predecessor: Predecessor): Promise<string> {
   const [first, second, third] = predecessor.messageIds;
-  const { continueSession } = await client.data<{ continueSession: { __typename: string; code?: string; message?: string } }>(
+  const { continueSession } = await client.data<{
+    continueSession: { __typename: string; successor?: { id: string }; code?: string; message?: string };
+  }>(
     CONTINUE,
     {
       input: {
@@ -119,6 +121,7 @@ export async function continueOverHttp(client: GraphQLClient, predecessor: Prede
   if (continueSession.__typename !== 'ContinueSessionSuccess') {
     throw new Error(`continueSession failed: ${continueSession.code} ${continueSession.message}`);
   }
+  return continueSession.successor!.id;
 }
 
 /** The JSON columns of one manifest the server wrote, reused verbatim by the raw transaction. */

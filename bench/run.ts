@@ -13,6 +13,7 @@ import { GraphQLClient } from './graphql';
 import { benchCompile, reportCompile } from './compile';
 import { alternatingMedians, buildChain, lineageInSql, lineageOverHttp } from './lineage';
 import { fixed, measure, ratioCell, spread, table, Throughput } from './stats';
+import { MESSAGE_TEXTS, postInSql, postOverHttp } from './post-message';
 
 const ROUNDS = 3;
 const CONCURRENCIES = [1, 4, 16];
@@ -31,7 +32,7 @@ const LINEAGE_TARGET = 2;
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 
-const SECTIONS = ['continue', 'lineage', 'compile'] as const;
+const SECTIONS = ['continue', 'message', 'lineage', 'compile'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** Sections named on the command line, else in BENCH (comma-separated); all of them when neither names any. */
@@ -52,6 +53,19 @@ interface ContinueRound {
   server: Throughput;
   raw: Throughput;
 }
+
+interface MessageRound {
+  round: number;
+  clients: number;
+  server: Throughput;
+  raw: Throughput;
+}
+
+/** Messages timed per round at each concurrency. */
+const MESSAGE_OPERATIONS: Record<number, number> = { 1: 200, 4: 400, 16: 800 };
+/** Messages each side posts before timing: a message costs less than a continuation, so the JIT needs more. */
+const MESSAGE_WARMUP = 2_000;
+const MESSAGE_TARGET = 0.5;
 
 interface LineageRound {
   round: number;
@@ -127,6 +141,72 @@ function clientOf(accounts: BenchAccount[], predecessor: Predecessor): GraphQLCl
   return accounts.find((account) => account.id === predecessor.accountId)!.client;
 }
 
+/**
+ * Sessions for the postMessage measurement, one per client on each side, in accounts of their own
+ * (bulk-written roots, as the continue section's). Consecutive messages go to different sessions,
+ * as many people writing at once; each side's first messages warm it up.
+ */
+async function prepareMessages(app: RunningApp, setup: Pool, databaseUrl: string, serverAccounts: BenchAccount[], rawAccounts: BenchAccount[]) {
+  const sessionsIn = async (accounts: BenchAccount[]) => (await Promise.all(accounts.map((account) => preparePredecessors(setup, account.id, 4)))).flat();
+  const serverSessions = await sessionsIn(serverAccounts);
+  const rawSessions = await sessionsIn(rawAccounts);
+  log('Warming up postMessage...');
+  const queriesBefore = app.database.queryCount();
+  await measure(MAX_CLIENTS, MESSAGE_WARMUP, (index) => {
+    const session = serverSessions[index % serverSessions.length];
+    return postOverHttp(clientOf(serverAccounts, session), session.id, MESSAGE_TEXTS[index % MESSAGE_TEXTS.length]);
+  });
+  const serverQueries = (app.database.queryCount() - queriesBefore) / MESSAGE_WARMUP;
+  let rawStatements = 0;
+  await rawThroughput(
+    databaseUrl,
+    MAX_CLIENTS,
+    async (pool, index) => {
+      const session = rawSessions[index % rawSessions.length];
+      rawStatements = await postInSql(pool, session.accountId, session.id, MESSAGE_TEXTS[index % MESSAGE_TEXTS.length], true);
+    },
+    MESSAGE_WARMUP,
+  );
+  return { serverSessions, rawSessions, serverAccounts, serverQueries, rawStatements };
+}
+
+function reportMessages(rounds: MessageRound[], { serverQueries, rawStatements }: { serverQueries: number; rawStatements: number }) {
+  const ratio = (row: MessageRound) => row.server.opsPerSecond / row.raw.opsPerSecond;
+  console.log(
+    `\npostMessage: server (GraphQL over HTTP, queuing the agent's turn) vs raw (one hand-written SQL transaction through pg:` +
+      ` lock the session, insert the event, update the counters, queue the run)` +
+      `\nserver: ${fixed(serverQueries)} database queries per request; raw: ${rawStatements} statements\n`,
+  );
+  console.log(
+    table(
+      ['round', 'clients', 'ops', 'server ops/s', 'p50 ms', 'p99 ms', 'raw ops/s', 'p50 ms', 'p99 ms', 'ratio'],
+      rounds.map((row) => [
+        String(row.round),
+        String(row.clients),
+        String(MESSAGE_OPERATIONS[row.clients]),
+        fixed(row.server.opsPerSecond),
+        fixed(row.server.p50Ms),
+        fixed(row.server.p99Ms),
+        fixed(row.raw.opsPerSecond),
+        fixed(row.raw.p50Ms),
+        fixed(row.raw.p99Ms),
+        fixed(ratio(row), 2),
+      ]),
+    ),
+  );
+  console.log(`\npostMessage server/raw throughput ratio over ${ROUNDS} rounds\n`);
+  console.log(
+    table(
+      ['clients', 'min / median / max', 'target'],
+      CONCURRENCIES.map((clients) => {
+        const ratios = spread(rounds.filter((row) => row.clients === clients).map(ratio));
+        const target = clients === MAX_CLIENTS ? `>= ${MESSAGE_TARGET}: ${ratios.median >= MESSAGE_TARGET ? 'met' : 'NOT MET'}` : '';
+        return [String(clients), ratioCell(ratios), target];
+      }),
+    ),
+  );
+}
+
 /** The deepest session of a new lineage, and the server's query count for one lineage request. */
 async function prepareLineage(app: RunningApp, client: GraphQLClient, setup: Pool, accountId: string) {
   log(`Building a lineage ${LINEAGE_DEPTH} continuations deep...`);
@@ -153,8 +233,9 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
     poolSize: MAX_CLIENTS,
     // The default limits: continuations are spread over enough accounts that none comes near them.
     continuationPolicy: DEFAULT_CONTINUATION_POLICY,
-    // The raw side writes the successor's run as queued; no agent executes runs here either.
-    agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none' },
+    // Every message queues the agent's turn, as with an agent configured, but no worker of this
+    // process executes runs (as an API-only process): the raw sides write the runs as queued too.
+    agent: { ...DEFAULT_AGENT_CONFIG, provider: 'builtin', concurrency: 0 },
   });
   const setup = new Pool({ connectionString: databaseUrl, max: 2 });
   const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
@@ -183,6 +264,16 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
         )
       : null;
     const lineage = sections.has('lineage') ? await prepareLineage(app, client, setup, accountId) : null;
+    const messages = sections.has('message')
+      ? await prepareMessages(
+          app,
+          setup,
+          databaseUrl,
+          await Promise.all(Array.from({ length: MAX_CLIENTS }, (_, index) => newAccount(`bench messages server ${index + 1}`))),
+          await Promise.all(Array.from({ length: MAX_CLIENTS }, (_, index) => newAccount(`bench messages raw ${index + 1}`))),
+        )
+      : null;
+    const messageRounds: MessageRound[] = [];
     const continueRounds: ContinueRound[] = [];
     const lineageRounds: LineageRound[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
@@ -196,6 +287,26 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
           const forRaw = rawPredecessors(count);
           const raw = await rawThroughput(databaseUrl, clients, (pool, index) => continueInSql(pool, forRaw[index], manifest), count);
           continueRounds.push({ round, clients, server, raw });
+        }
+      }
+      if (messages) {
+        for (const clients of CONCURRENCIES) {
+          const count = MESSAGE_OPERATIONS[clients];
+          log(`Round ${round}: postMessage with ${clients} client(s), ${count} operations each side...`);
+          const server = await measure(clients, count, (index) => {
+            const session = messages.serverSessions[index % messages.serverSessions.length];
+            return postOverHttp(clientOf(messages.serverAccounts, session), session.id, MESSAGE_TEXTS[index % MESSAGE_TEXTS.length]);
+          });
+          const raw = await rawThroughput(
+            databaseUrl,
+            clients,
+            (pool, index) => {
+              const session = messages.rawSessions[index % messages.rawSessions.length];
+              return postInSql(pool, session.accountId, session.id, MESSAGE_TEXTS[index % MESSAGE_TEXTS.length], true);
+            },
+            count,
+          );
+          messageRounds.push({ round, clients, server, raw });
         }
       }
       if (lineage) {
@@ -217,6 +328,7 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
     const { rows } = await setup.query('SHOW server_version');
     console.log(`\nPostgreSQL ${rows[0].server_version}, ${cpus().length} CPUs, load average ${loadAverage} at start, server pool ${MAX_CLIENTS}`);
     if (continuation) reportContinue({ ...continuation, continueRounds });
+    if (messages) reportMessages(messageRounds, messages);
     if (lineage) reportLineage(lineageRounds, lineage.lineageQueries);
     if (compile) reportCompile(compile);
   } finally {
