@@ -41,7 +41,10 @@ export class CountingEventTarget extends EventTarget {
   }
 
   removeEventListener(...args: Parameters<EventTarget['removeEventListener']>): void {
-    this.listeners.set(args[0], Math.max(0, (this.listeners.get(args[0]) ?? 0) - 1));
+    // A topic nobody listens to any more is forgotten: the map holds only topics with listeners.
+    const remaining = (this.listeners.get(args[0]) ?? 0) - 1;
+    if (remaining > 0) this.listeners.set(args[0], remaining);
+    else this.listeners.delete(args[0]);
     super.removeEventListener(...args);
   }
 
