@@ -14,6 +14,7 @@ import { ResourceService } from './services/resources.service';
 import { SessionService } from './services/sessions.service';
 import { TranscriptService } from './services/transcript.service';
 import { RunService } from './services/runs.service';
+import { SearchService } from './services/search.service';
 import { ChangeNotifier } from './services/notifications';
 import { ModelProvider } from './domain/agent';
 import { BuiltinAgent } from './domain/builtin-agent';
@@ -78,6 +79,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       plans: new PlanService(dataSource),
       resources: new ResourceService(dataSource),
       runs: new RunService(dataSource, notifier, agent),
+      search: new SearchService(dataSource),
     };
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
     const schema = await buildAppSchema(pubSub);

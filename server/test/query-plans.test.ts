@@ -115,12 +115,14 @@ async function useTheApi(server: TestServer): Promise<void> {
   await postMessage(client, successor, 'Continue with the next step.');
   await settledRuns(client, successor);
   await client.data(
-    `query ($id: ID!, $from: ID!, $to: ID!) {
+    `query ($id: ID!, $from: ID!, $to: ID!, $phrase: String!) {
       session(id: $id) { lineage { id } lineageTree { session { id } } currentContinuation { id } continuedFrom { manifest { items { kind } } } }
       sessions(first: 10) { edges { node { id } } }
       eventRange(sessionId: $from, fromEventId: $to, toEventId: $to) { id }
+      inLineage: searchEvents(query: "index plan statement", sessionId: $id) { totalCount edges { node { snippet } } }
+      inAccount: searchEvents(query: $phrase) { totalCount }
     }`,
-    { id: successor, from: origin, to: events[0].id },
+    { id: successor, from: origin, to: events[0].id, phrase: '"index plan" -scan' },
   );
 }
 
@@ -195,11 +197,15 @@ onPostgres('query plans of the hot statements', () => {
     expect(statements.size).toBeGreaterThan(20);
   });
 
-  it('plans no sequential scan of a growing table on the database as it started, nearly empty', async () => {
-    expect(await sequentialScans(databaseUrl(), statements.values())).toEqual([]);
+  // Only a kept statement can carry a plan from here into a filled database. One planned for each
+  // call is planned again on the data of that call: on tables this small a scan is its best plan.
+  it('plans no sequential scan of a growing table for a kept statement on the database as it started, nearly empty', async () => {
+    const kept = [...statements.values()].filter((statement) => statement.kept);
+    expect(kept.length).toBeGreaterThan(5);
+    expect(await sequentialScans(databaseUrl(), kept)).toEqual([]);
   }, 60_000);
 
-  it('plans no sequential scan of a growing table once it holds 100,000 events', async () => {
+  it('plans no sequential scan of a growing table for any statement once it holds 100,000 events', async () => {
     await seed(databaseUrl());
     expect(await sequentialScans(databaseUrl(), statements.values())).toEqual([]);
   }, 120_000);

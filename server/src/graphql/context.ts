@@ -14,6 +14,7 @@ import type { ResourceService } from '../services/resources.service';
 import type { SessionService } from '../services/sessions.service';
 import type { TranscriptService } from '../services/transcript.service';
 import type { RunService } from '../services/runs.service';
+import type { SearchService } from '../services/search.service';
 import type { ContextUsage } from '../domain/agent';
 import type { Viewer } from '../services/viewer';
 import type { AppPubSub } from './pubsub';
@@ -27,6 +28,7 @@ export interface Services {
   plans: PlanService;
   resources: ResourceService;
   runs: RunService;
+  search: SearchService;
 }
 
 /** Per-operation loaders: batching and caching live only as long as one operation (or one subscription event). */

@@ -4,6 +4,7 @@ import { ErrorCode } from '../domain/errors';
 import { PlanStepStatus } from '../domain/plans';
 import { ContextSectionKind, ManifestItemStatus } from '../domain/projection';
 import { RunKind, RunStatus } from '../domain/runs';
+import { SearchScope } from '../domain/search';
 import { SessionKind, SessionStatus } from '../domain/sessions';
 import { EventKind } from '../domain/transcript';
 
@@ -124,3 +125,13 @@ registerEnumType(RunKind, {
 });
 
 registerEnumType(PlanStepStatus, { name: 'PlanStepStatus' });
+
+registerEnumType(SearchScope, {
+  name: 'SearchScope',
+  description: 'Where a search looks.',
+  valuesConfig: {
+    SESSION: { description: 'The given session only.' },
+    LINEAGE: { description: "The given session's whole lineage tree: its origin and every continuation, branches included." },
+    ACCOUNT: { description: "Every session of the caller's account." },
+  },
+});

@@ -10,6 +10,7 @@ import { PlanResolver } from './plans/plan.resolver';
 import { MemoryResolver, ResourceResolver } from './resources/resource.resolver';
 import { RunResolver } from './runs/run.resolver';
 import { scalarsMap } from './scalars';
+import { SearchResolver } from './search/search.resolver';
 import { SessionResolver } from './sessions/session.resolver';
 import { EventResolver } from './transcript/event.resolver';
 
@@ -29,6 +30,7 @@ export function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> {
       PlanResolver,
       ResourceResolver,
       MemoryResolver,
+      SearchResolver,
     ],
     scalarsMap,
     validate: false,

@@ -24,7 +24,7 @@ import { latestPlan } from '../db/repositories/plan.repository';
 import { Lease, lockLeasedRun, queuedRun, settleRun } from '../db/repositories/run.repository';
 import { EventDraft, appendEvents, lockSession } from '../db/repositories/transcript.repository';
 import { continueSessionTool, continueSessionToolRequest } from '../graphql/continuations/continue-session-tool';
-import { entityFromRow } from '../db/rows';
+import { columnList, entityFromRow } from '../db/rows';
 import { ContinuationService } from '../services/continuations.service';
 import { ChangeNotifier } from '../services/notifications';
 import { Viewer } from '../services/viewer';
@@ -176,7 +176,7 @@ export class TurnRunner {
   /** Events `fromSeq..throughSeq` of a session, leaving out the oldest ones whose running total is at or below `afterTokens`. */
   private async tail(manager: EntityManager, sessionId: string, fromSeq: number, throughSeq: number, afterTokens: number): Promise<EventEntity[]> {
     const rows: Record<string, unknown>[] = await manager.query(
-      `SELECT * FROM events WHERE session_id = $1 AND seq BETWEEN $2 AND $3 AND token_total > $4 ORDER BY seq`,
+      `SELECT ${columnList(manager, EventEntity)} FROM events WHERE session_id = $1 AND seq BETWEEN $2 AND $3 AND token_total > $4 ORDER BY seq`,
       [sessionId, fromSeq, throughSeq, afterTokens],
     );
     return rows.map((row) => entityFromRow(manager, EventEntity, row));

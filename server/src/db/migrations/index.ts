@@ -5,6 +5,7 @@ import { Plans1796029200000 } from './1796029200000-Plans';
 import { ManifestRecalls1796032800000 } from './1796032800000-ManifestRecalls';
 import { AgentRuntime1796036400000 } from './1796036400000-AgentRuntime';
 import { ManifestsBySuccessor1796040000000 } from './1796040000000-ManifestsBySuccessor';
+import { EventSearch1796043600000 } from './1796043600000-EventSearch';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   ManifestRecalls1796032800000,
   AgentRuntime1796036400000,
   ManifestsBySuccessor1796040000000,
+  EventSearch1796043600000,
 ];

@@ -57,7 +57,7 @@ export interface SnapshotQuery {
  * its own, once per outer row, rather than folded into a join that may hash a whole table; a scan
  * ordered like its index with a LIMIT reads only what it returns.
  */
-const SNAPSHOT_COLUMNS = `
+const snapshotColumns = (manager: EntityManager) => `
   (SELECT edge.id FROM continuation_edges edge
    WHERE edge.account_id = $1 AND edge.idempotency_key = $3) AS earlier_edge_id,
   (SELECT row_to_json(message) FROM events message
@@ -74,7 +74,7 @@ const SNAPSHOT_COLUMNS = `
           LIMIT 1) IS NULL
    LIMIT 1) AS unresolved_tool_call_id,
   (SELECT coalesce(json_agg(cited), '[]'::json) FROM unnest($4::uuid[]) wanted (id)
-   CROSS JOIN LATERAL (SELECT * FROM events WHERE events.id = wanted.id AND events.account_id = $1 LIMIT 1) cited) AS cited_events,
+   CROSS JOIN LATERAL (SELECT ${columnList(manager, EventEntity)} FROM events WHERE events.id = wanted.id AND events.account_id = $1 LIMIT 1) cited) AS cited_events,
   (SELECT count(*)::int FROM (SELECT FROM continuation_edges recent
                               WHERE recent.account_id = $1 AND recent.created_at > $5
                               ORDER BY recent.account_id, recent.created_at DESC LIMIT $7) counted) AS recent_continuations`;
@@ -96,7 +96,7 @@ function snapshotFromRow(manager: EntityManager, row: SnapshotRow): Continuation
 
 /** What a continuation checks, read without locking anything: for a preview, or again once the lock is held. */
 export async function continuationSnapshot(manager: EntityManager, query: SnapshotQuery): Promise<ContinuationSnapshot> {
-  const [row] = await preparedQuery<SnapshotRow[]>(manager, `SELECT ${SNAPSHOT_COLUMNS}`, snapshotParameters(query));
+  const [row] = await preparedQuery<SnapshotRow[]>(manager, `SELECT ${snapshotColumns(manager)}`, snapshotParameters(query));
   return snapshotFromRow(manager, row);
 }
 
@@ -120,7 +120,7 @@ export async function lockWithSnapshot(
              )
              SELECT (SELECT row_to_json(locked) FROM locked) AS predecessor,
                     (SELECT seen.xmin <> locked.xmin FROM locked JOIN sessions seen ON seen.id = locked.id) AS changed_while_waiting,
-                    ${SNAPSHOT_COLUMNS}`,
+                    ${snapshotColumns(manager)}`,
       values: snapshotParameters(query),
     },
     prefetchStatement(manager, query, prefetch),
@@ -172,7 +172,7 @@ function prefetchStatement(manager: EntityManager, query: SnapshotQuery, prefetc
            )
            SELECT DISTINCT ON (event.session_id, event.seq) ${columnList(manager, EventEntity, 'event')}
            FROM ranges CROSS JOIN LATERAL (
-             SELECT * FROM events
+             SELECT ${columnList(manager, EventEntity)} FROM events
              WHERE events.session_id = ranges.session_id AND events.seq BETWEEN ranges.from_seq AND ranges.to_seq AND events.account_id = $1
              OFFSET 0
            ) event
