@@ -2,9 +2,10 @@ import { AppConfig } from './config';
 import { Database, openDatabase } from './db/database';
 import { buildAppSchema } from './graphql/schema';
 import { Services } from './graphql/context';
-import { CountingEventTarget, compactPayload, createAppPubSub, pubSubNotifier } from './graphql/pubsub';
-import { PostgresEventTarget } from './graphql/postgres-event-target';
-import { EventEntity } from './db/entities/event.entity';
+import { CountingEventTarget, createAppPubSub, crossProcessCodec, pubSubNotifier } from './graphql/pubsub';
+import { DEFAULT_RECONNECT_OPTIONS, PostgresEventTarget } from './graphql/postgres-event-target';
+import { publishedRecords } from './db/repositories/delivery.repository';
+import { readinessReport } from './http/readiness';
 import { RunningHttpServer, startHttpServer } from './http/server';
 import { AccountService, BootstrapKey } from './services/accounts.service';
 import { ContinuationService } from './services/continuations.service';
@@ -48,12 +49,8 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     const { dataSource } = database;
     // One process embedded, or many on PostgreSQL: then publishes cross processes through LISTEN/NOTIFY.
     if (config.databaseUrl) {
-      crossProcess = await PostgresEventTarget.connect(config.databaseUrl, {
-        compact: compactPayload,
-        restore: (topic, compacted) =>
-          topic.startsWith('SESSION_EVENT:')
-            ? dataSource.manager.findOneBy(EventEntity, { id: (compacted as { id: string }).id })
-            : Promise.resolve(compacted),
+      crossProcess = await PostgresEventTarget.connect(config.databaseUrl, crossProcessCodec(publishedRecords(dataSource.manager)), {
+        initialDelayMs: config.pubSubReconnectMs ?? DEFAULT_RECONNECT_OPTIONS.initialDelayMs,
       });
     }
     const subscriptions = crossProcess ?? new CountingEventTarget();
@@ -92,7 +89,8 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       });
       worker = new AgentWorker(dataSource, notifier, runner, agent);
     }
-    const http = await startHttpServer({ ...config, schema, services, pubSub });
+    const delivery = crossProcess;
+    const http = await startHttpServer({ ...config, schema, services, pubSub, readiness: () => readinessReport(dataSource, delivery) });
     worker?.start();
     return {
       url: http.url,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_RECONNECT_OPTIONS } from './graphql/postgres-event-target';
 import { ContinuationPolicy, DEFAULT_CONTINUATION_POLICY } from './services/continuations.service';
 
 /** Everything the server reads from its environment; the README's configuration table lists the same. */
@@ -14,6 +15,8 @@ export interface AppConfig {
   /** The built web client to serve at `/`, when that folder exists. */
   clientDist: string;
   poolSize: number;
+  /** The first wait before the pub/sub connection to PostgreSQL is opened again once it dropped; it doubles up to 30 s. */
+  pubSubReconnectMs?: number;
   continuationPolicy: ContinuationPolicy;
   agent: AgentConfig;
 }
@@ -102,6 +105,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     development: env.NODE_ENV === 'development',
     clientDist: path.resolve(env.CLIENT_DIST || path.join(__dirname, '..', '..', 'client', 'dist')),
     poolSize: integer(env, 'DB_POOL_SIZE', 10, 2, 200),
+    pubSubReconnectMs: integer(env, 'PUBSUB_RECONNECT_MS', DEFAULT_RECONNECT_OPTIONS.initialDelayMs, 10, 60_000),
     continuationPolicy: {
       streakLimit: integer(env, 'CONTINUATION_STREAK_LIMIT', DEFAULT_CONTINUATION_POLICY.streakLimit, 1, 1_000_000),
       perAccountPerMinute: integer(

@@ -5,7 +5,12 @@ import { isolatedServerDatabase } from './setup/test-database';
 /** Publishes between processes need PostgreSQL's LISTEN/NOTIFY: on PostgreSQL only. */
 const onPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 
-const asIs: PayloadCodec = { compact: (_topic, detail) => detail, restore: async (_topic, compacted) => compacted };
+const asIs: PayloadCodec = {
+  compact: (_topic, detail) => detail,
+  restore: async (_topic, compacted) => compacted,
+  missedSince: async () => [],
+  identity: (_topic, detail) => JSON.stringify(detail),
+};
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 5_000;

@@ -534,8 +534,31 @@ function section(kind: ContextSectionKind, lines: CountedText[]): CompiledSectio
   return { kind, text: lines.map((line) => line.text).join('\n'), tokenCount: countJoinedTokens(lines, '\n') };
 }
 
+/** What a manifest's hash covers: its stored content, `createdAt` as the ISO-8601 string with milliseconds. */
+export interface ManifestContent {
+  id: string;
+  edgeId: string;
+  predecessorId: string;
+  successorId: string;
+  originId: string;
+  initiatingEventId: string;
+  actor: string;
+  reason: string;
+  handoff: unknown;
+  sources: unknown;
+  items: unknown;
+  transferredState: unknown;
+  lineageBlock: string;
+  context: unknown;
+  compilerVersion: string;
+  modelVersion: string;
+  tokenBudget: number;
+  tokenCost: number;
+  createdAt: string;
+}
+
 /** sha256 over a manifest's canonical content. */
-export function manifestHash(content: Record<string, unknown>): string {
+export function manifestHash(content: ManifestContent): string {
   return sha256(canonicalJson(content));
 }
 

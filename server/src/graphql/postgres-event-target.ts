@@ -1,20 +1,42 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { CountingEventTarget } from './pubsub';
 
 /** The LISTEN/NOTIFY channel the processes of one database share. */
 export const PUBSUB_CHANNEL = 'session_continuation_pubsub';
+/**
+ * The `application_name` of a LISTEN connection, `<this>/<pid>`: how operators find them in
+ * `pg_stat_activity`, and which server process each one serves.
+ */
+export const PUBSUB_APPLICATION_NAME = 'session-continuation-pubsub';
 /** PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more. */
 const MAX_PAYLOAD_BYTES = 7_900;
 
 /**
  * How a publish crosses processes: `compact` shrinks what is announced (an id instead of a whole
- * event), `restore` gets it back in a process whose subscribers want it.
+ * event), `restore` gets it back in a process whose subscribers want it (null: nothing to deliver,
+ * e.g. a malformed announcement). After a reconnect, `missedSince` re-reads from the database what
+ * a topic's subscribers may have missed, and `identity` tells a record already delivered from a
+ * new one, so that catching up repeats nothing.
  */
 export interface PayloadCodec {
   compact(topic: string, detail: unknown): unknown;
   restore(topic: string, compacted: unknown): Promise<unknown>;
+  missedSince(topic: string, since: Date): Promise<unknown[]>;
+  identity(topic: string, detail: unknown): string;
 }
+
+/** How the LISTEN connection is kept alive and brought back. */
+export interface ReconnectOptions {
+  /** The first wait before reconnecting; it doubles with every failed attempt, up to `maxDelayMs`. */
+  initialDelayMs: number;
+  maxDelayMs: number;
+  /** How often the connection proves it still answers; a silent network drop is found this way. */
+  heartbeatMs: number;
+}
+
+export const DEFAULT_RECONNECT_OPTIONS: ReconnectOptions = { initialDelayMs: 500, maxDelayMs: 30_000, heartbeatMs: 10_000 };
 
 interface Announcement {
   /** The process that published it: it delivered to its own subscribers already. */
@@ -32,13 +54,29 @@ interface Presence {
   from: string;
 }
 
-const isPresence = (message: unknown): message is Presence =>
-  typeof message === 'object' && message !== null && typeof (message as Presence).presence === 'string';
+const PRESENCES: readonly string[] = ['hello', 'here', 'bye'];
+
+function isPresence(message: unknown): message is Presence {
+  const candidate = message as Presence;
+  return typeof message === 'object' && message !== null && PRESENCES.includes(candidate.presence) && typeof candidate.from === 'string';
+}
+
+function isAnnouncement(message: unknown): message is Announcement {
+  const candidate = message as Announcement;
+  return typeof message === 'object' && message !== null && typeof candidate.from === 'string' && typeof candidate.type === 'string';
+}
 
 /** How long a starting process gives the others, once they have its hello, to count it in. */
 const INTRODUCTION_GRACE_MS = 100;
 /** How long a starting process waits for its own hello to come back before it starts anyway. */
 const INTRODUCTION_TIMEOUT_MS = 2_000;
+/**
+ * Catching up re-reads from somewhat before the connection was last known to work: notifications
+ * still in flight then, and clocks of other hosts that stamp the records, are covered by it.
+ */
+const CATCH_UP_MARGIN_MS = 5_000;
+/** Announcements kept for the other processes while the connection is down; older ones are dropped first. */
+const MAX_QUEUED_WHILE_DOWN = 10_000;
 
 /** Announcements as JSON arrays that each fit in a notification; one too large alone is left out, and said so. */
 function packed(announcements: Announcement[]): string[] {
@@ -61,9 +99,24 @@ function packed(announcements: Announcement[]): string[] {
  * A process alone announces nothing: processes greet each other on the channel when they start
  * and say goodbye when they stop, and one that announces is known to be there too (a version
  * that does not greet). One connection per process sends and listens.
+ *
+ * When that connection drops (a database restart, `pg_terminate_backend`, the network), it is
+ * opened again with backoff; announcements wait for it, and once it listens again every
+ * subscribed topic catches up from the database on what it may have missed.
  */
 export class PostgresEventTarget extends CountingEventTarget {
   private readonly processId = randomUUID();
+  /** The live, listening connection; null while it is being (re)established. */
+  private client: Client | null = null;
+  private closing = false;
+  /** Aborts a reconnect's wait when the process stops. */
+  private readonly stopped = new AbortController();
+  private reconnecting: Promise<void> | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  /** Database time at which the connection last answered: catching up starts shortly before it. */
+  private aliveAt: Date | null = null;
+  /** When (local time) each record was last delivered here, by topic and identity; kept as long as a catch-up could re-read it. */
+  private readonly delivered = new Map<string, number>();
   private sending: Promise<unknown> = Promise.resolve();
   /** Announcements waiting for the connection: sent together, one round trip for all. */
   private queued: Announcement[] = [];
@@ -73,23 +126,138 @@ export class PostgresEventTarget extends CountingEventTarget {
   private introduced: () => void = () => undefined;
 
   private constructor(
-    private readonly client: Client,
+    private readonly databaseUrl: string,
     private readonly codec: PayloadCodec,
+    private readonly options: ReconnectOptions,
   ) {
     super();
   }
 
-  static async connect(databaseUrl: string, codec: PayloadCodec): Promise<PostgresEventTarget> {
-    const client = new Client({ connectionString: databaseUrl });
-    await client.connect();
-    const target = new PostgresEventTarget(client, codec);
-    client.on('notification', (message) => {
-      if (message.channel === PUBSUB_CHANNEL && message.payload) target.receive(message.payload);
-    });
-    client.on('error', (error) => console.error('Pub/sub connection to PostgreSQL failed:', error));
-    await client.query(`LISTEN ${PUBSUB_CHANNEL}`);
-    await target.introduce();
+  /**
+   * Listens on the channel and introduces this process to the others.
+   * @throws the connection's error when PostgreSQL cannot be reached at start.
+   */
+  static async connect(databaseUrl: string, codec: PayloadCodec, options: Partial<ReconnectOptions> = {}): Promise<PostgresEventTarget> {
+    const target = new PostgresEventTarget(databaseUrl, codec, { ...DEFAULT_RECONNECT_OPTIONS, ...options });
+    await target.listen();
     return target;
+  }
+
+  /** Whether announcements cross processes now: false while the connection is being re-established. */
+  get connected(): boolean {
+    return this.client !== null;
+  }
+
+  /** Whether another process listens: announcements are for them. */
+  get hasPeers(): boolean {
+    return this.peers.size > 0;
+  }
+
+  private async listen(): Promise<void> {
+    const client = new Client({
+      connectionString: this.databaseUrl,
+      application_name: `${PUBSUB_APPLICATION_NAME}/${process.pid}`,
+      keepAlive: true,
+      // A heartbeat that gets no answer in time counts as a dropped connection.
+      query_timeout: Math.max(this.options.heartbeatMs, 5_000),
+    });
+    client.on('notification', (message) => {
+      if (message.channel === PUBSUB_CHANNEL && message.payload) this.receive(message.payload);
+    });
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client, null));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${PUBSUB_CHANNEL}`);
+      await this.markAlive(client);
+      this.client = client;
+      await this.introduce();
+      if (this.client !== client) throw new Error('The connection dropped while introducing this process.');
+    } catch (error) {
+      if (this.client === client) this.client = null;
+      client.removeAllListeners('end');
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    this.heartbeat = setInterval(() => void this.beat(client), this.options.heartbeatMs);
+    this.heartbeat.unref();
+    this.sending = this.sending.then(() => this.flush());
+  }
+
+  private async markAlive(client: Client): Promise<void> {
+    const { rows } = await client.query<{ now: Date }>('SELECT now() AS now');
+    this.aliveAt = rows[0].now;
+    // Records delivered well before the point a catch-up would start from are forgotten.
+    const forgetBefore = Date.now() - 2 * CATCH_UP_MARGIN_MS - this.options.heartbeatMs;
+    for (const [key, at] of this.delivered) if (at < forgetBefore) this.delivered.delete(key);
+  }
+
+  private async beat(client: Client): Promise<void> {
+    try {
+      await this.markAlive(client);
+    } catch (error) {
+      this.lost(client, error);
+    }
+  }
+
+  /** The connection dropped: stop using it and open another, unless this process is stopping. */
+  private lost(client: Client, error: unknown): void {
+    if (client !== this.client) return;
+    this.client = null;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    client.removeAllListeners('end');
+    client.end().catch(() => undefined);
+    if (this.closing) return;
+    console.error('The pub/sub connection to PostgreSQL dropped; reconnecting.', error ?? '');
+    this.reconnecting ??= this.reconnect().finally(() => (this.reconnecting = null));
+  }
+
+  private async reconnect(): Promise<void> {
+    const since = new Date((this.aliveAt?.getTime() ?? Date.now()) - CATCH_UP_MARGIN_MS);
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await sleep(Math.min(this.options.initialDelayMs * 2 ** attempt, this.options.maxDelayMs), undefined, { signal: this.stopped.signal });
+      } catch {
+        return; // closing
+      }
+      try {
+        await this.listen();
+      } catch (error) {
+        console.error(`Reconnecting pub/sub to PostgreSQL failed (attempt ${attempt + 1}):`, error);
+        continue;
+      }
+      if (this.closing) return;
+      console.error('The pub/sub connection to PostgreSQL is back; subscribers catch up.');
+      this.catchUp(since);
+      return;
+    }
+  }
+
+  /** Every subscribed topic re-reads what it may have missed since `since`, skipping what was delivered. */
+  private catchUp(since: Date): void {
+    for (const type of this.listenedTypes()) {
+      this.delivering = this.delivering
+        .then(() => this.codec.missedSince(type, since))
+        .then(
+          (missed) => {
+            for (const detail of missed) {
+              if (!this.delivered.has(this.deliveryKey(type, detail))) this.deliver(type, detail);
+            }
+          },
+          (error) => console.error(`Catching up on ${type} after a reconnect failed:`, error),
+        );
+    }
+  }
+
+  private deliveryKey(type: string, detail: unknown): string {
+    return `${type}\n${this.codec.identity(type, detail)}`;
+  }
+
+  /** Delivers to this process's subscribers only, remembering it for a later catch-up. */
+  private deliver(type: string, detail: unknown): void {
+    if (this.hasListeners(type)) this.delivered.set(this.deliveryKey(type, detail), Date.now());
+    super.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
   /**
@@ -103,77 +271,109 @@ export class PostgresEventTarget extends CountingEventTarget {
     });
     await this.say('hello');
     await heard;
-    await new Promise((resolve) => setTimeout(resolve, INTRODUCTION_GRACE_MS));
+    await sleep(INTRODUCTION_GRACE_MS);
   }
 
   private async say(presence: Presence['presence']): Promise<void> {
     const message: Presence = { presence, from: this.processId };
-    await this.client.query('SELECT pg_notify($1, $2)', [PUBSUB_CHANNEL, JSON.stringify(message)]);
-  }
-
-  /** Whether another process listens: announcements are for them. */
-  get hasPeers(): boolean {
-    return this.peers.size > 0;
+    await this.client?.query('SELECT pg_notify($1, $2)', [PUBSUB_CHANNEL, JSON.stringify(message)]);
   }
 
   dispatchEvent(event: Event): boolean {
-    super.dispatchEvent(event);
-    if (!this.hasPeers) return true;
     const { type, detail } = event as CustomEvent;
+    this.deliver(type, detail);
+    if (!this.hasPeers) return true;
     this.queued.push({ from: this.processId, type, compacted: this.codec.compact(type, detail) });
+    if (this.queued.length > MAX_QUEUED_WHILE_DOWN) {
+      this.queued.shift();
+      console.error('The pub/sub connection to PostgreSQL is down too long: other processes miss the oldest publishes.');
+    }
     if (this.queued.length === 1) {
       this.sending = this.sending.then(() => this.flush());
     }
     return true;
   }
 
-  /** Everything queued, in as few notifications as fit: usually one. */
+  /** Everything queued, in as few notifications as fit: usually one. Kept for later while the connection is down. */
   private async flush(): Promise<void> {
-    const payloads = packed(this.queued);
+    const client = this.client;
+    if (!client || this.queued.length === 0) return;
+    const announcements = this.queued;
     this.queued = [];
+    const payloads = packed(announcements);
     if (payloads.length === 0) return;
     const calls = payloads.map((_, index) => `pg_notify($1, $${index + 2})`).join(', ');
     try {
-      await this.client.query(`SELECT ${calls}`, [PUBSUB_CHANNEL, ...payloads]);
+      await client.query(`SELECT ${calls}`, [PUBSUB_CHANNEL, ...payloads]);
     } catch (error) {
-      console.error('Publishing through PostgreSQL failed:', error);
+      if (this.client === client) {
+        console.error('Publishing through PostgreSQL failed:', error);
+        return;
+      }
+      // The connection dropped meanwhile: these go out again once it is back.
+      this.queued = [...announcements, ...this.queued];
     }
   }
 
   /** Waits for what was published so far to be sent, says goodbye, then stops listening. */
   async close(): Promise<void> {
     await this.sending;
+    this.closing = true;
+    this.stopped.abort();
+    await this.reconnecting;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    const client = this.client;
+    if (!client) return;
     try {
       await this.say('bye');
     } catch (error) {
       // The others keep announcing to this process: wasted, but nothing is lost.
       console.error('Saying goodbye to the other processes failed:', error);
     }
-    await this.client.end();
+    this.client = null;
+    client.removeAllListeners('end');
+    await client.end();
   }
 
+  /** A notification on the channel; what is not valid JSON of a known shape is logged and left. */
   private receive(payload: string): void {
-    const message: unknown = JSON.parse(payload);
+    let message: unknown;
+    try {
+      message = JSON.parse(payload);
+    } catch {
+      console.error(`Ignored a notification on ${PUBSUB_CHANNEL} that is not JSON: ${payload.slice(0, 200)}`);
+      return;
+    }
     if (isPresence(message)) {
       this.greeted(message);
       return;
     }
-    // A process of another version may announce in another form: what this one cannot read, it leaves.
-    if (!Array.isArray(message)) return;
-    for (const { from, type, compacted } of message as Announcement[]) {
-      if (from === this.processId) continue;
-      this.peers.add(from);
-      if (!this.hasListeners(type)) continue;
-      this.delivering = this.delivering
-        .then(() => this.codec.restore(type, compacted))
-        .then(
-          (detail) => {
-            if (detail != null) super.dispatchEvent(new CustomEvent(type, { detail }));
-          },
-          // Subscribers tolerate a missing event: the transcript stream fills gaps from the database.
-          (error) => console.error('Restoring a published payload failed:', error),
-        );
+    if (!Array.isArray(message)) {
+      console.error(`Ignored a notification on ${PUBSUB_CHANNEL} of an unknown shape: ${payload.slice(0, 200)}`);
+      return;
     }
+    for (const announcement of message) {
+      if (!isAnnouncement(announcement)) {
+        console.error(`Ignored an announcement on ${PUBSUB_CHANNEL} of an unknown shape: ${JSON.stringify(announcement).slice(0, 200)}`);
+        continue;
+      }
+      this.announced(announcement);
+    }
+  }
+
+  private announced({ from, type, compacted }: Announcement): void {
+    if (from === this.processId) return;
+    this.peers.add(from);
+    if (!this.hasListeners(type)) return;
+    this.delivering = this.delivering
+      .then(() => this.codec.restore(type, compacted))
+      .then(
+        (detail) => {
+          if (detail != null) this.deliver(type, detail);
+        },
+        // Subscribers tolerate a missing event: the transcript stream fills gaps from the database.
+        (error) => console.error('Restoring a published payload failed:', error),
+      );
   }
 
   private greeted({ presence, from }: Presence): void {

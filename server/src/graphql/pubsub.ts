@@ -2,7 +2,10 @@ import { createPubSub, PubSubEventTarget } from '@graphql-yoga/subscription';
 import type { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
 import type { EventEntity } from '../db/entities/event.entity';
 import type { RunEntity } from '../db/entities/run.entity';
+import type { PublishedRecords } from '../db/repositories/delivery.repository';
+import { isId } from '../domain/ids';
 import type { ChangeNotifier } from '../services/notifications';
+import type { PayloadCodec } from './postgres-event-target';
 
 /** A continuation as published: ids only, resolved again by each subscriber under its own account. */
 export interface PublishedContinuation {
@@ -48,6 +51,11 @@ export class CountingEventTarget extends EventTarget {
     super.removeEventListener(...args);
   }
 
+  /** The event types something listens to now. */
+  protected listenedTypes(): string[] {
+    return [...this.listeners].filter(([, count]) => count > 0).map(([type]) => type);
+  }
+
   /** Whether anything listens to one event type, e.g. `SESSION_CONTINUED:<sessionId>`. */
   protected hasListeners(type: string): boolean {
     return (this.listeners.get(type) ?? 0) > 0;
@@ -66,6 +74,11 @@ export function createAppPubSub(eventTarget: EventTarget = new CountingEventTarg
   return createPubSub<Topics>({ eventTarget: eventTarget as PubSubEventTarget<Topics> });
 }
 
+/** A continuation as its topics publish it. */
+function publishedContinuation(edge: ContinuationEdgeEntity): PublishedContinuation {
+  return { edgeId: edge.id, predecessorId: edge.predecessorId, successorId: edge.successorId };
+}
+
 /** The services' notifier, publishing to the GraphQL subscriptions' topics. */
 export function pubSubNotifier(pubSub: AppPubSub): ChangeNotifier {
   return {
@@ -73,7 +86,7 @@ export function pubSubNotifier(pubSub: AppPubSub): ChangeNotifier {
       for (const event of events) pubSub.publish('SESSION_EVENT', event.sessionId, event);
     },
     sessionContinued(edge: ContinuationEdgeEntity) {
-      const continuation = { edgeId: edge.id, predecessorId: edge.predecessorId, successorId: edge.successorId };
+      const continuation = publishedContinuation(edge);
       pubSub.publish('SESSION_CONTINUED', edge.predecessorId, continuation);
       pubSub.publish('ACCOUNT_CONTINUED', edge.accountId, continuation);
     },
@@ -93,12 +106,84 @@ export function revivePublishedRun(run: PublishedRun): RunEntity {
   return { ...run, createdAt: new Date(run.createdAt), updatedAt: new Date(run.updatedAt) } as RunEntity;
 }
 
+const isDate = (value: unknown) => (typeof value === 'string' || value instanceof Date) && !Number.isNaN(new Date(value).getTime());
+const isIdString = (value: unknown) => typeof value === 'string' && isId(value);
+
+/** Whether a record that crossed processes has the shape its topic publishes; another process could send anything. */
+function wellShaped(topic: string, detail: unknown): boolean {
+  if (typeof detail !== 'object' || detail === null) return false;
+  const record = detail as Record<string, unknown>;
+  switch (topic) {
+    case 'SESSION_EVENT':
+      return isIdString(record.id);
+    case 'SESSION_CONTINUED':
+    case 'ACCOUNT_CONTINUED':
+      return isIdString(record.edgeId) && isIdString(record.predecessorId) && isIdString(record.successorId);
+    case 'RUN_UPDATED':
+      return isIdString(record.id) && isIdString(record.sessionId) && typeof record.status === 'string' && isDate(record.createdAt) && isDate(record.updatedAt);
+    default:
+      return false;
+  }
+}
+
+/** `SESSION_EVENT:<id>` as its topic and id. */
+function topicOf(type: string): [topic: string, id: string] {
+  const colon = type.indexOf(':');
+  return [type.slice(0, colon), type.slice(colon + 1)];
+}
+
 /**
- * A publish as announced to other processes: a transcript event, which can be large (its text),
- * travels as its identity and is read back from the database where someone subscribes to it.
+ * How publishes cross processes. A transcript event, which can be large (its text), travels as
+ * its identity and is read back from the database where someone subscribes to it; the other
+ * records travel whole. After a reconnect, a transcript stream is handed its session's last event
+ * (it reads every event it missed up to it), and runs and continuations are read again as they
+ * are now.
  */
-export function compactPayload(topic: string, detail: unknown): unknown {
-  if (!topic.startsWith('SESSION_EVENT:')) return detail;
-  const { id, sessionId, seq } = detail as PublishedEvent;
-  return { id, sessionId, seq };
+export function crossProcessCodec(records: PublishedRecords): PayloadCodec {
+  return {
+    compact(type, detail) {
+      if (topicOf(type)[0] !== 'SESSION_EVENT') return detail;
+      const { id, sessionId, seq } = detail as PublishedEvent;
+      return { id, sessionId, seq };
+    },
+    async restore(type, compacted) {
+      const [topic] = topicOf(type);
+      if (!wellShaped(topic, compacted)) {
+        console.error(`Ignored a publish on ${type} of an unknown shape: ${JSON.stringify(compacted)?.slice(0, 200)}`);
+        return null;
+      }
+      return topic === 'SESSION_EVENT' ? records.event((compacted as { id: string }).id) : compacted;
+    },
+    async missedSince(type, since) {
+      const [topic, id] = topicOf(type);
+      switch (topic) {
+        case 'SESSION_EVENT': {
+          const latest = await records.latestEvent(id);
+          return latest ? [latest] : [];
+        }
+        case 'RUN_UPDATED':
+          return records.runsChangedSince(id, since);
+        case 'SESSION_CONTINUED':
+          return (await records.continuationsSince({ predecessorId: id }, since)).map(publishedContinuation);
+        case 'ACCOUNT_CONTINUED':
+          return (await records.continuationsSince({ accountId: id }, since)).map(publishedContinuation);
+        default:
+          return [];
+      }
+    },
+    identity(type, detail) {
+      switch (topicOf(type)[0]) {
+        case 'SESSION_CONTINUED':
+        case 'ACCOUNT_CONTINUED':
+          return (detail as PublishedContinuation).edgeId;
+        case 'RUN_UPDATED': {
+          // A run is delivered again only in a state not delivered yet.
+          const run = detail as PublishedRun;
+          return `${run.id}:${run.status}:${run.attempt}:${new Date(run.updatedAt).toISOString()}`;
+        }
+        default:
+          return (detail as { id: string }).id;
+      }
+    },
+  };
 }

@@ -16,6 +16,7 @@ import { formatGraphQLError, unauthenticatedError } from '../graphql/errors';
 import { complexityError, depthLimit, MAX_QUERY_DEPTH } from '../graphql/limits';
 import type { AppPubSub } from '../graphql/pubsub';
 import { graphqlOverHttp } from './graphql-http';
+import type { ReadinessReport } from './readiness';
 
 export interface HttpServerOptions {
   host: string;
@@ -25,6 +26,8 @@ export interface HttpServerOptions {
   pubSub: AppPubSub;
   development: boolean;
   clientDist: string;
+  /** What `/readyz` reports: whether the database and cross-process delivery work. */
+  readiness(): Promise<ReadinessReport>;
 }
 
 export interface RunningHttpServer {
@@ -136,6 +139,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   );
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const report = await options.readiness();
+    res.status(report.ready ? 200 : 503).json(report);
   });
   if (existsSync(path.join(options.clientDist, 'index.html'))) serveClient(app, options.clientDist);
   app.use(errorHandler);

@@ -1,0 +1,33 @@
+import { EntityManager, MoreThanOrEqual } from 'typeorm';
+import { ContinuationEdgeEntity } from '../entities/continuation-edge.entity';
+import { EventEntity } from '../entities/event.entity';
+import { RunEntity } from '../entities/run.entity';
+import { SessionEntity } from '../entities/session.entity';
+
+/**
+ * What subscribers read back from the database when a publish reaches them in compact form, or
+ * when they catch up after the pub/sub connection was down.
+ */
+export interface PublishedRecords {
+  event(id: string): Promise<EventEntity | null>;
+  /** The session's last event: a transcript stream fills everything up to it. */
+  latestEvent(sessionId: string): Promise<EventEntity | null>;
+  /** Runs reporting to the session that changed at or after `since`, oldest change first. */
+  runsChangedSince(sessionId: string, since: Date): Promise<RunEntity[]>;
+  /** Continuations of one predecessor, or of one account, made at or after `since`, oldest first. */
+  continuationsSince(scope: { predecessorId: string } | { accountId: string }, since: Date): Promise<ContinuationEdgeEntity[]>;
+}
+
+export function publishedRecords(manager: EntityManager): PublishedRecords {
+  return {
+    event: (id) => manager.findOneBy(EventEntity, { id }),
+    async latestEvent(sessionId) {
+      const session = await manager.findOneBy(SessionEntity, { id: sessionId });
+      return session && session.eventCount > 0 ? manager.findOneBy(EventEntity, { sessionId, seq: session.eventCount }) : null;
+    },
+    runsChangedSince: (sessionId, since) =>
+      manager.find(RunEntity, { where: { sessionId, updatedAt: MoreThanOrEqual(since) }, order: { updatedAt: 'ASC', id: 'ASC' } }),
+    continuationsSince: (scope, since) =>
+      manager.find(ContinuationEdgeEntity, { where: { ...scope, createdAt: MoreThanOrEqual(since) }, order: { createdAt: 'ASC', id: 'ASC' } }),
+  };
+}

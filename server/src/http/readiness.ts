@@ -1,0 +1,51 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DataSource } from 'typeorm';
+
+/** One dependency's state as `/readyz` shows it. */
+export interface DependencyState {
+  ok: boolean;
+  /** What does not work, for an operator; absent when it works. */
+  error?: string;
+}
+
+/** What `/readyz` answers: ready only when every dependency works. */
+export interface ReadinessReport {
+  ready: boolean;
+  database: DependencyState;
+  /** Cross-process delivery of subscriptions: LISTEN/NOTIFY on PostgreSQL, in-process on the embedded database. */
+  delivery: DependencyState & { mode: 'postgres' | 'in-process' };
+}
+
+/** A database that takes longer than this to answer `SELECT 1` counts as down. */
+const DATABASE_TIMEOUT_MS = 2_000;
+
+async function databaseState(dataSource: DataSource): Promise<DependencyState> {
+  const timeout = new AbortController();
+  try {
+    await Promise.race([
+      dataSource.query('SELECT 1'),
+      sleep(DATABASE_TIMEOUT_MS, undefined, { signal: timeout.signal }).then(() => {
+        throw new Error(`no answer within ${DATABASE_TIMEOUT_MS} ms`);
+      }),
+    ]);
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error: `The database does not answer: ${error instanceof Error ? error.message : String(error)}` };
+  } finally {
+    timeout.abort();
+  }
+}
+
+/**
+ * Whether this process can serve: its database answers, and publishes reach subscribers on
+ * every process (`crossProcess` is null on the embedded database, where delivery is in-process).
+ */
+export async function readinessReport(dataSource: DataSource, crossProcess: { connected: boolean } | null): Promise<ReadinessReport> {
+  const database = await databaseState(dataSource);
+  const delivery: ReadinessReport['delivery'] = !crossProcess
+    ? { ok: true, mode: 'in-process' }
+    : crossProcess.connected
+      ? { ok: true, mode: 'postgres' }
+      : { ok: false, mode: 'postgres', error: 'The LISTEN connection to PostgreSQL is down; reconnecting.' };
+  return { ready: database.ok && delivery.ok, database, delivery };
+}
