@@ -14,8 +14,31 @@ export interface AppConfig {
   /** The built web client to serve at `/`, when that folder exists. */
   clientDist: string;
   poolSize: number;
+  /** Browser origins allowed to call the API from other pages, or any (`*`); absent or empty: the server's own origin only. */
+  corsOrigins?: CorsOrigins;
   continuationPolicy: ContinuationPolicy;
   agent: AgentConfig;
+}
+
+export type CorsOrigins = string[] | '*';
+
+/** CORS_ORIGINS: comma-separated origins such as `https://app.example.com`, or `*` alone. */
+function corsOrigins(raw: string | undefined): CorsOrigins {
+  const entries = (raw ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.includes('*')) {
+    if (entries.length > 1) throw new ConfigError('CORS_ORIGINS is either * alone or a list of origins.');
+    return '*';
+  }
+  return entries.map((entry) => {
+    const url = URL.canParse(entry) ? new URL(entry) : null;
+    if (!url || url.origin === 'null' || url.pathname !== '/' || url.search || url.hash) {
+      throw new ConfigError(`CORS_ORIGINS must list origins such as https://app.example.com (got "${entry}").`);
+    }
+    return url.origin;
+  });
 }
 
 /** Which model answers, and how this process runs the agent's work. */
@@ -102,6 +125,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     development: env.NODE_ENV === 'development',
     clientDist: path.resolve(env.CLIENT_DIST || path.join(__dirname, '..', '..', 'client', 'dist')),
     poolSize: integer(env, 'DB_POOL_SIZE', 10, 2, 200),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
     continuationPolicy: {
       streakLimit: integer(env, 'CONTINUATION_STREAK_LIMIT', DEFAULT_CONTINUATION_POLICY.streakLimit, 1, 1_000_000),
       perAccountPerMinute: integer(

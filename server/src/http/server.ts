@@ -15,6 +15,8 @@ import { Context, Services, createContext } from '../graphql/context';
 import { formatGraphQLError, unauthenticatedError } from '../graphql/errors';
 import { limitRules, operationLimitError, parseOptions } from '../graphql/limits';
 import type { AppPubSub } from '../graphql/pubsub';
+import type { CorsOrigins } from '../config';
+import { corsHandler, webSocketOriginAllowed } from './cors';
 import { graphqlOverHttp } from './graphql-http';
 import { prepareOperation } from './ws-operation';
 
@@ -26,6 +28,7 @@ export interface HttpServerOptions {
   pubSub: AppPubSub;
   development: boolean;
   clientDist: string;
+  corsOrigins?: CorsOrigins;
 }
 
 export interface RunningHttpServer {
@@ -57,7 +60,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const app = express();
   // Requests are routed once Apollo Server has started, before the server listens.
   const httpServer = createServer();
-  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
+  const corsOrigins = options.corsOrigins ?? [];
+  const wsServer = new WebSocketServer({
+    server: httpServer,
+    path: '/graphql',
+    // Browsers apply no CORS to WebSockets: checking the Origin of an upgrade is the server's part.
+    verifyClient: ({ origin, req }, allow) =>
+      webSocketOriginAllowed(corsOrigins, origin, req.headers.host) ? allow(true) : allow(false, 403, 'Origin not allowed'),
+  });
 
   const wsServerCleanup = useServer<Record<string, unknown>, { viewer: Viewer }>(
     {
@@ -122,8 +132,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (!viewer) throw unauthenticatedError();
     return createContext(viewer, services, pubSub);
   });
+  const applyCors = corsHandler(corsOrigins);
   httpServer.on('request', (req: IncomingMessage, res: ServerResponse) =>
-    isGraphQLPath(req.url) ? void serveGraphQL(req, res) : app(req, res),
+    applyCors(req, res, () => (isGraphQLPath(req.url) ? void serveGraphQL(req, res) : app(req, res))),
   );
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
