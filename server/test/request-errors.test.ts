@@ -42,6 +42,13 @@ const refusals: RequestErrorCase[] = [
     message: /"owner" is not defined/,
   },
   {
+    name: 'more wrong values than graphql-js reports one by one',
+    query: 'mutation ($input: UpdatePlanInput!) { updatePlan(input: $input) { __typename } }',
+    variables: { input: { sessionId: 'x', steps: Array.from({ length: 60 }, () => 'not a step') } },
+    code: 'BAD_USER_INPUT',
+    message: /More than 50 variable values are invalid/,
+  },
+  {
     name: 'a page size variable above 100',
     query: 'query ($n: Int) { sessions(first: $n) { totalCount } }',
     variables: { n: 101 },

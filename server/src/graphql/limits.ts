@@ -24,7 +24,6 @@ import {
   isNonNullType,
   isObjectType,
   valueFromAST,
-  visit,
 } from 'graphql';
 import { DEFAULT_PAGE_SIZE, validatePageSize } from '../domain/pagination';
 
@@ -65,31 +64,6 @@ export const limitRules: ValidationRule[] = [
 /** A request error: answered with HTTP 400 and nothing executed. */
 function requestError(message: string, extensions: Record<string, unknown>, nodes?: FieldNode): GraphQLError {
   return new GraphQLError(message, { nodes, extensions: { ...extensions, http: { status: 400 } } });
-}
-
-/** Per parsed document (Apollo keeps one per query text): the variables its estimate depends on. */
-const estimateVariableNames = new WeakMap<DocumentNode, Set<string>>();
-
-/**
- * The variables an estimate depends on: those given to a page size (`first`, `last`) or to a
- * directive (`@include`, `@skip`). No other variable, however large, can change it.
- */
-function estimateVariables(document: DocumentNode): Set<string> {
-  let names = estimateVariableNames.get(document);
-  if (names) return names;
-  const found = new Set<string>();
-  const collect = { Variable: (variable: { name: { value: string } }) => void found.add(variable.name.value) };
-  visit(document, {
-    Argument(argument) {
-      if (argument.name.value === 'first' || argument.name.value === 'last') visit(argument.value, collect);
-    },
-    Directive(directive) {
-      visit(directive, collect);
-    },
-  });
-  names = found;
-  estimateVariableNames.set(document, names);
-  return names;
 }
 
 /** Refuses a page size out of range, as the services would, but before anything executes. */
@@ -167,11 +141,16 @@ function estimateCost(
   return selectionCost(operation.selectionSet, schema.getRootType(operation.operation) ?? undefined);
 }
 
+/** As many variable errors as graphql-js reports before it gives up on the rest (its `execute` stops there too). */
+const MAX_VARIABLE_ERRORS = 50;
+
 /**
  * The request error for a valid operation that asks for too much, or null: a page size out of
  * range (INVALID_INPUT) or an estimated cost above {@link MAX_QUERY_COMPLEXITY}
- * (QUERY_TOO_COMPLEX). Runs before execution, with the request's variables; when those do not
- * coerce it answers null and leaves the refusal to execution, which reports them precisely.
+ * (QUERY_TOO_COMPLEX). Runs before execution, with the request's variables. When those do not
+ * coerce it answers null and leaves their refusal to execution, which reports each one; only
+ * when there are more than graphql-js reports does it answer that (BAD_USER_INPUT) itself, since
+ * graphql-js's summary of the rest carries no code.
  */
 export function operationLimitError(
   schema: GraphQLSchema,
@@ -179,10 +158,13 @@ export function operationLimitError(
   operation: OperationDefinitionNode,
   variables: Record<string, unknown> | undefined,
 ): GraphQLError | null {
-  const names = estimateVariables(document);
-  const definitions = (operation.variableDefinitions ?? []).filter((definition) => names.has(definition.variable.name.value));
-  const coerced = getVariableValues(schema, definitions, variables ?? {}, { maxErrors: 1 });
-  if (coerced.errors) return null;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: MAX_VARIABLE_ERRORS });
+  if (coerced.errors) {
+    if (coerced.errors.length <= MAX_VARIABLE_ERRORS) return null;
+    return requestError(`More than ${MAX_VARIABLE_ERRORS} variable values are invalid; the first: ${coerced.errors[0].message}`, {
+      code: 'BAD_USER_INPUT',
+    });
+  }
   let complexity: number;
   try {
     complexity = estimateCost(schema, document, operation, coerced.coerced);

@@ -49,9 +49,9 @@ export function prepareOperation(
     return [new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })];
   }
   const variables = payload.variables ?? {};
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
-  if (coerced.errors) return coerced.errors.map((error) => withCode(error, 'BAD_USER_INPUT'));
   const refusal = operationLimitError(schema, document, operation, variables);
   if (refusal) return [withCode(refusal, String(refusal.extensions.code))];
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+  if (coerced.errors) return coerced.errors.map((error) => withCode(error, 'BAD_USER_INPUT'));
   return { schema, document, operationName: payload.operationName, variableValues: variables };
 }
