@@ -17,8 +17,31 @@ export interface AppConfig {
   poolSize: number;
   /** The first wait before the pub/sub connection to PostgreSQL is opened again once it dropped; it doubles up to 30 s. */
   pubSubReconnectMs?: number;
+  /** Browser origins allowed to call the API from other pages, or any (`*`); absent or empty: the server's own origin only. */
+  corsOrigins?: CorsOrigins;
   continuationPolicy: ContinuationPolicy;
   agent: AgentConfig;
+}
+
+export type CorsOrigins = string[] | '*';
+
+/** CORS_ORIGINS: comma-separated origins such as `https://app.example.com`, or `*` alone. */
+function corsOrigins(raw: string | undefined): CorsOrigins {
+  const entries = (raw ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.includes('*')) {
+    if (entries.length > 1) throw new ConfigError('CORS_ORIGINS is either * alone or a list of origins.');
+    return '*';
+  }
+  return entries.map((entry) => {
+    const url = URL.canParse(entry) ? new URL(entry) : null;
+    if (!url || url.origin === 'null' || url.pathname !== '/' || url.search || url.hash) {
+      throw new ConfigError(`CORS_ORIGINS must list origins such as https://app.example.com (got "${entry}").`);
+    }
+    return url.origin;
+  });
 }
 
 /** Which model answers, and how this process runs the agent's work. */
@@ -106,6 +129,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     clientDist: path.resolve(env.CLIENT_DIST || path.join(__dirname, '..', '..', 'client', 'dist')),
     poolSize: integer(env, 'DB_POOL_SIZE', 10, 2, 200),
     pubSubReconnectMs: integer(env, 'PUBSUB_RECONNECT_MS', DEFAULT_RECONNECT_OPTIONS.initialDelayMs, 10, 60_000),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
     continuationPolicy: {
       streakLimit: integer(env, 'CONTINUATION_STREAK_LIMIT', DEFAULT_CONTINUATION_POLICY.streakLimit, 1, 1_000_000),
       perAccountPerMinute: integer(

@@ -12,11 +12,15 @@ import { RunResolver } from './runs/run.resolver';
 import { scalarsMap } from './scalars';
 import { SearchResolver } from './search/search.resolver';
 import { SessionResolver } from './sessions/session.resolver';
+import { refuseUnstorableText } from './storable-text';
 import { EventResolver } from './transcript/event.resolver';
 
-/** The schema; `pubSub` is the one that subscriptions listen on and services publish to. */
-export function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> {
-  return buildSchema({
+/**
+ * The schema; `pubSub` is the one that subscriptions listen on and services publish to. Text the
+ * database cannot store is refused at every argument (see `refuseUnstorableText`).
+ */
+export async function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> {
+  const schema = await buildSchema({
     pubSub,
     resolvers: [
       AccountResolver,
@@ -35,6 +39,7 @@ export function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> {
     scalarsMap,
     validate: false,
   });
+  return refuseUnstorableText(schema);
 }
 
 /** The SDL committed as schema.graphql: sorted, so that the file changes only when the API does. */

@@ -6,17 +6,20 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import express, { ErrorRequestHandler } from 'express';
-import { DocumentNode, GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
+import { GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { bearerKey } from '../domain/api-keys';
 import type { Viewer } from '../services/viewer';
 import { Context, Services, createContext } from '../graphql/context';
 import { formatGraphQLError, unauthenticatedError } from '../graphql/errors';
-import { complexityError, depthLimit, MAX_QUERY_DEPTH } from '../graphql/limits';
+import { limitRules, operationLimitError, parseOptions } from '../graphql/limits';
 import type { AppPubSub } from '../graphql/pubsub';
+import type { CorsOrigins } from '../config';
+import { corsHandler, webSocketOriginAllowed } from './cors';
 import { graphqlOverHttp } from './graphql-http';
 import type { ReadinessReport } from './readiness';
+import { prepareOperation } from './ws-operation';
 
 export interface HttpServerOptions {
   host: string;
@@ -28,6 +31,7 @@ export interface HttpServerOptions {
   clientDist: string;
   /** What `/readyz` reports: whether the database and cross-process delivery work. */
   readiness(): Promise<ReadinessReport>;
+  corsOrigins?: CorsOrigins;
 }
 
 export interface RunningHttpServer {
@@ -50,8 +54,6 @@ function isGraphQLPath(url: string | undefined): boolean {
   return path === '/graphql' || path === '/graphql/';
 }
 
-const validationRules = [...specifiedRules, depthLimit(MAX_QUERY_DEPTH)];
-
 /**
  * Apollo Server over HTTP and graphql-ws over WebSocket, both at `/graphql`; Express serves the
  * rest (health, the built client).
@@ -61,22 +63,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const app = express();
   // Requests are routed once Apollo Server has started, before the server listens.
   const httpServer = createServer();
-  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
+  const corsOrigins = options.corsOrigins ?? [];
+  const wsServer = new WebSocketServer({
+    server: httpServer,
+    path: '/graphql',
+    // Browsers apply no CORS to WebSockets: checking the Origin of an upgrade is the server's part.
+    verifyClient: ({ origin, req }, allow) =>
+      webSocketOriginAllowed(corsOrigins, origin, req.headers.host) ? allow(true) : allow(false, 403, 'Origin not allowed'),
+  });
 
   const wsServerCleanup = useServer<Record<string, unknown>, { viewer: Viewer }>(
     {
       schema,
-      validate: (validatedSchema, document) => validate(validatedSchema, document, validationRules),
-      onSubscribe: (_ctx, _id, payload) => {
-        let document: DocumentNode;
-        try {
-          document = parse(payload.query);
-        } catch {
-          return; // graphql-ws reports the syntax error itself
-        }
-        const error = complexityError(schema, document, payload.variables ?? undefined, payload.operationName);
-        return error ? [error] : undefined;
-      },
+      onSubscribe: (_ctx, _id, payload) => prepareOperation(schema, payload),
       onConnect: async (ctx) => {
         const viewer = await services.accounts.authenticate(bearerKey(ctx.connectionParams?.authorization));
         if (!viewer) return false;
@@ -97,7 +96,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     // The API is public and typed: codegen and GraphiQL introspect it in production too (Apollo's
     // default turns introspection off under NODE_ENV=production).
     introspection: true,
-    validationRules: [depthLimit(MAX_QUERY_DEPTH)],
+    parseOptions,
+    validationRules: limitRules,
     // The process entry point owns signals: it stops HTTP, WebSocket and the database in order.
     stopOnTerminationSignals: false,
     formatError: (formatted, error) => formatGraphQLError(formatted, error, development),
@@ -108,8 +108,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       {
         async requestDidStart() {
           return {
-            async didResolveOperation({ request, document }) {
-              const error = complexityError(schema, document, request.variables, request.operationName);
+            async didResolveOperation({ request, document, operation }) {
+              // Apollo Server has resolved the operation by now; its type cannot say so.
+              const error = operation && operationLimitError(schema, document, operation, request.variables);
               if (error) throw error;
             },
           };
@@ -134,8 +135,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (!viewer) throw unauthenticatedError();
     return createContext(viewer, services, pubSub);
   });
+  const applyCors = corsHandler(corsOrigins);
   httpServer.on('request', (req: IncomingMessage, res: ServerResponse) =>
-    isGraphQLPath(req.url) ? void serveGraphQL(req, res) : app(req, res),
+    applyCors(req, res, () => (isGraphQLPath(req.url) ? void serveGraphQL(req, res) : app(req, res))),
   );
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -1,6 +1,7 @@
 import { useEffect, useId, useImperativeHandle, useMemo, useRef, useState, type FormEvent, type Ref } from 'react';
 import type { ContinueSessionMutation } from '../../gql/graphql';
 import { OperationErrorNotice, type OperationError } from '../../app/OperationErrorNotice';
+import { randomUUID } from '../../app/random-uuid';
 import { ContinuationPreview } from './ContinuationPreview';
 import type { ContinuationInitiation } from './useContinuationFollower';
 import { useContinueSession } from './useContinueSession';
@@ -145,7 +146,7 @@ function ContinueSessionForm({ session, latestUserMessage, initiation, titleId, 
   async function confirm(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (submitting) return;
-    idempotencyKey.current ??= crypto.randomUUID();
+    idempotencyKey.current ??= randomUUID();
     setProblem(null);
     setSubmitting(true);
     initiation.begin();

@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { OperationErrorNotice, type OperationError } from '../../app/OperationErrorNotice';
+import { randomUUID } from '../../app/random-uuid';
 import { usePostMessage } from '../transcript/usePostMessage';
 import type { ContinuationInitiation } from './useContinuationFollower';
 import './continuation.css';
@@ -37,7 +38,7 @@ export function ContinuedChoice({ sessionId, currentContinuation, draft = '', in
     event.preventDefault();
     const message = text.trim();
     if (message === '' || posting) return;
-    clientMessageId.current ??= crypto.randomUUID();
+    clientMessageId.current ??= randomUUID();
     setProblem(null);
     initiation.begin();
     try {

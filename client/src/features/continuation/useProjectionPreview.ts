@@ -1,6 +1,7 @@
 import { useApolloClient } from '@apollo/client/react';
 import { useEffect, useState } from 'react';
 import { graphql } from '../../gql';
+import { randomUUID } from '../../app/random-uuid';
 import type { PreviewProjectionQuery as PreviewProjectionResult } from '../../gql/graphql';
 import { continuationInput, type ContinuationRequest } from './useContinueSession';
 
@@ -66,7 +67,7 @@ export function useProjectionPreview(draft: ContinuationDraft | null): Projectio
     const timer = setTimeout(async () => {
       try {
         // A preview writes nothing, so its key only has to be well-formed.
-        const input = await continuationInput(client, { ...draft, idempotencyKey: crypto.randomUUID() });
+        const input = await continuationInput(client, { ...draft, idempotencyKey: randomUUID() });
         const { data } = await client.query({
           query: PreviewProjectionQuery,
           variables: { input },

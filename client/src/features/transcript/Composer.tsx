@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { OperationErrorNotice, type OperationError } from '../../app/OperationErrorNotice';
+import { randomUUID } from '../../app/random-uuid';
 import type { SessionStatus } from '../../gql/graphql';
 import { ContinuedChoice } from '../continuation/ContinuedChoice';
 import type { ContinuationInitiation } from '../continuation/useContinuationFollower';
@@ -38,7 +39,7 @@ export function Composer({ session, currentContinuation, initiation }: ComposerP
   async function send() {
     const message = text.trim();
     if (message === '' || posting) return;
-    clientMessageId.current ??= crypto.randomUUID();
+    clientMessageId.current ??= randomUUID();
     setProblem(null);
     try {
       const result = await postMessage(sessionId, message, clientMessageId.current);
