@@ -16,6 +16,7 @@ import { SessionService } from './services/sessions.service';
 import { TranscriptService } from './services/transcript.service';
 import { RunService } from './services/runs.service';
 import { SearchService } from './services/search.service';
+import { RecommendationService } from './services/recommendations.service';
 import { ChangeNotifier } from './services/notifications';
 import { ModelProvider } from './domain/agent';
 import { BuiltinAgent } from './domain/builtin-agent';
@@ -77,6 +78,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       resources: new ResourceService(dataSource),
       runs: new RunService(dataSource, notifier, agent),
       search: new SearchService(dataSource),
+      recommendations: new RecommendationService(dataSource),
     };
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
     const schema = await buildAppSchema(pubSub);

@@ -121,6 +121,7 @@ async function useTheApi(server: TestServer): Promise<void> {
       eventRange(sessionId: $from, fromEventId: $to, toEventId: $to) { id }
       inLineage: searchEvents(query: "index plan statement", sessionId: $id) { totalCount edges { node { snippet } } }
       inAccount: searchEvents(query: $phrase) { totalCount }
+      recommendSources(sessionId: $id, purpose: "keep every statement on an index plan") { score reason }
     }`,
     { id: successor, from: origin, to: events[0].id, phrase: '"index plan" -scan' },
   );

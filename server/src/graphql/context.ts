@@ -15,6 +15,7 @@ import type { SessionService } from '../services/sessions.service';
 import type { TranscriptService } from '../services/transcript.service';
 import type { RunService } from '../services/runs.service';
 import type { SearchService } from '../services/search.service';
+import type { RecommendationService } from '../services/recommendations.service';
 import type { ContextUsage } from '../domain/agent';
 import type { Viewer } from '../services/viewer';
 import type { AppPubSub } from './pubsub';
@@ -29,6 +30,7 @@ export interface Services {
   resources: ResourceService;
   runs: RunService;
   search: SearchService;
+  recommendations: RecommendationService;
 }
 
 /** Per-operation loaders: batching and caching live only as long as one operation (or one subscription event). */

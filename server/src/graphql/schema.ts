@@ -10,6 +10,7 @@ import { PlanResolver } from './plans/plan.resolver';
 import { MemoryResolver, ResourceResolver } from './resources/resource.resolver';
 import { RunResolver } from './runs/run.resolver';
 import { scalarsMap } from './scalars';
+import { RecommendationResolver } from './recommendations/recommendation.resolver';
 import { SearchResolver } from './search/search.resolver';
 import { SessionResolver } from './sessions/session.resolver';
 import { refuseUnstorableText } from './storable-text';
@@ -35,6 +36,7 @@ export async function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> 
       ResourceResolver,
       MemoryResolver,
       SearchResolver,
+      RecommendationResolver,
     ],
     scalarsMap,
     validate: false,

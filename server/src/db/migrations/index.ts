@@ -6,6 +6,7 @@ import { ManifestRecalls1796032800000 } from './1796032800000-ManifestRecalls';
 import { AgentRuntime1796036400000 } from './1796036400000-AgentRuntime';
 import { ManifestsBySuccessor1796040000000 } from './1796040000000-ManifestsBySuccessor';
 import { EventSearch1796043600000 } from './1796043600000-EventSearch';
+import { ManifestsByOrigin1796047200000 } from './1796047200000-ManifestsByOrigin';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   AgentRuntime1796036400000,
   ManifestsBySuccessor1796040000000,
   EventSearch1796043600000,
+  ManifestsByOrigin1796047200000,
 ];

@@ -1,0 +1,21 @@
+import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
+import type { Context } from '../context';
+import { valueOrThrow } from '../errors';
+import { SourceRecommendation } from './recommendation.type';
+
+@Resolver()
+export class RecommendationResolver {
+  @Query(() => [SourceRecommendation], {
+    description:
+      "Sources worth carrying from this session's lineage for a purpose, best first: event ranges around text matching the purpose's words, and ranges read back after earlier projections left them out. INVALID_INPUT for an empty purpose or one over 2,000 characters, NOT_FOUND for another account's session.",
+  })
+  async recommendSources(
+    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('purpose', { description: 'What the sources are for, in a sentence or two (a handoff purpose and current request).' }) purpose: string,
+    @Ctx() ctx: Context,
+    @Arg('first', () => Int, { nullable: true, description: 'How many, 0 to 50 (default 10).' }) first?: number,
+  ): Promise<SourceRecommendation[]> {
+    const ranges = valueOrThrow(await ctx.services.recommendations.recommendSources(ctx.viewer, sessionId, purpose, first));
+    return ranges.map(SourceRecommendation.of);
+  }
+}
