@@ -64,7 +64,7 @@ describe('the runtime with an OpenAI-compatible model', () => {
     const request = fake.requests[before];
     expect(request.model).toBe('test-model');
     const offered = request.tools!.map((tool) => (tool as { function: { name: string } }).function.name);
-    expect(offered).toEqual(['continue_session', 'read_events', 'read_manifest', 'read_resource', 'read_memory', 'walk_lineage', 'delegate']);
+    expect(offered).toEqual(['continue_session', 'read_events', 'search_history', 'read_manifest', 'read_resource', 'read_memory', 'walk_lineage', 'delegate']);
     // A successor's identity names the same tools.
     expect(AGENT_TOOLS).toEqual(offered);
     expect(request.messages[0]).toMatchObject({ role: 'system' });
@@ -151,6 +151,47 @@ describe('the runtime with an OpenAI-compatible model', () => {
     expect(events.slice(3).map((event) => event.kind)).toEqual(['TOOL_CALL', 'TOOL_RESULT', 'ASSISTANT_MESSAGE']);
     expect(JSON.parse(events[4].text!)).toMatchObject({ events: [{ seq: 1, kind: 'USER_MESSAGE', text: 'Remember the code word: heliotrope.' }] });
     expect(events[5].text).toBe('Recalled: heliotrope');
+  });
+
+  it('search_history finds an earlier event of the lineage by its words, and reading around it recalls the source the projection left out', async () => {
+    const origin = await createSession(client, 'Keys');
+    fake.reply(() => ({ text: 'noted' }));
+    await post(origin, `The signing keys are rotated every ninety days. ${'Each rotation is logged with the old and the new key id. '.repeat(150)}`);
+    await settledRuns(client, origin);
+    await post(origin, 'Good, and the audit log stays for a year.');
+    await settledRuns(client, origin);
+    const [fact] = await eventsOf(client, origin);
+    const result = await continueSession(
+      client,
+      continuation(origin, {
+        title: 'Audit',
+        // Too small for the long message: the cited event is left out, to be recalled.
+        tokenBudget: 900,
+        sources: [{ kind: 'SESSION_EVENT', sessionId: origin, eventId: fact.id, relevance: 'the rotation rule' }],
+      }),
+    );
+    const successor = result.successor!.id;
+    await settledRuns(client, successor);
+    fake.reply((body) => {
+      const last = lastMessage(body);
+      if (last.role === 'tool' && String(last.content).includes('"hits"')) {
+        const [hit] = JSON.parse(String(last.content)).hits;
+        return { toolCalls: [{ id: 'call_read_2', name: 'read_events', arguments: JSON.stringify({ sessionId: hit.sessionId, fromSeq: hit.seq, toSeq: hit.seq + 1 }) }] };
+      }
+      if (last.role === 'tool') return { text: String(last.content).includes('ninety days') ? 'Every ninety days.' : 'not found' };
+      return { toolCalls: [{ id: 'call_search_1', name: 'search_history', arguments: JSON.stringify({ query: 'how often do we rotate the signing keys?' }) }] };
+    });
+    await post(successor, 'How often do we rotate the signing keys?');
+    await settledRuns(client, successor);
+    const events = await eventsOf(client, successor);
+    const searched = JSON.parse(events.find((event) => event.kind === 'TOOL_RESULT')!.text!);
+    expect(searched.hits[0]).toMatchObject({ sessionId: origin, eventId: fact.id, seq: 1 });
+    expect(events[events.length - 1].text).toBe('Every ninety days.');
+    const { session } = await client.data<{ session: { continuedFrom: { manifest: { items: { eventId: string | null; status: string; recallCount: number }[] } } } }>(
+      'query ($id: ID!) { session(id: $id) { continuedFrom { manifest { items { eventId status recallCount } } } } }',
+      { id: successor },
+    );
+    expect(session.continuedFrom.manifest.items.find((item) => item.eventId === fact.id)).toMatchObject({ status: 'OMITTED', recallCount: 1 });
   });
 
   it('a provider error fails the run with a readable message, and retryRun recovers it', async () => {

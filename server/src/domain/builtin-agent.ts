@@ -11,8 +11,9 @@ import { TITLE_MAX_CHARS } from './sessions';
  * - the context past the advised share of the window, seen when a turn starts: CONTEXT_PRESSURE;
  * - a plainly different subject ({@link isTopicShift}): TOPIC_CHANGE.
  *
- * `/delegate <task>` starts delegated work in a child session. A successor's first turn never
- * continues again: it answers the replayed message.
+ * `/delegate <task>` starts delegated work in a child session, and `/search <words>` searches the
+ * lineage's history (`search_history`), answering with the best hits and their exact addresses. A
+ * successor's first turn never continues again: it answers the replayed message.
  */
 export class BuiltinAgent implements ModelProvider {
   readonly name = 'builtin';
@@ -30,6 +31,8 @@ export class BuiltinAgent implements ModelProvider {
       }
       const delegated = /^\/delegate\s+([\s\S]+)/i.exec(message.text.trim());
       if (delegated) return call(`builtin-${message.id}-delegate`, 'delegate', { task: delegated[1].trim() });
+      const searched = SEARCH_COMMAND.exec(message.text.trim());
+      if (searched) return call(`builtin-${message.id}-search`, 'search_history', { query: searched[1].trim(), first: 3 });
     }
     return text(answer(message.text, facts));
   }
@@ -43,6 +46,7 @@ export interface ContinuationDecision {
 const CONTINUE_COMMAND = /^\/continue(?:\s+([\s\S]*))?$/i;
 const CONTINUE_PHRASE = /\bcontinue (?:this )?in a new session\b/i;
 const PHASE_COMMAND = /^\/phase\s+([\s\S]+)$/i;
+const SEARCH_COMMAND = /^\/search\s+([\s\S]+)$/i;
 
 /** Whether, and why, the turn for `facts.userMessage` should move to a successor instead of being answered here. */
 export function continuationDecision(facts: TurnFacts): ContinuationDecision | null {
@@ -168,7 +172,24 @@ function afterTool(messages: ModelRequest['messages'], toolCallId: string, resul
   const name = call?.name;
   if (name === 'delegate') return `Started delegated work; its report will arrive here. ${excerpt(result, 200)}`;
   if (name === 'continue_session') return `I could not continue in a new session, so I answer here: ${excerpt(result, 300)}`;
+  if (name === 'search_history') return searchAnswer(result);
   return excerpt(result, 300);
+}
+
+interface SearchHistoryResult {
+  totalCount?: number;
+  hits?: { sessionId: string; eventId: string; seq: number; snippet: string }[];
+  error?: string;
+}
+
+/** The best hits of a search, each with the address read_events takes, the snippet's marks as plain text. */
+function searchAnswer(result: string): string {
+  const found = JSON.parse(result) as SearchHistoryResult;
+  if (found.error || !found.hits) return `The search failed: ${found.error ?? 'no answer'}`;
+  if (found.hits.length === 0) return 'Nothing earlier in this lineage matches that.';
+  const plain = (snippet: string) => snippet.replace(/<\/?mark>/g, '').replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+  const lines = found.hits.map((hit) => `- session ${hit.sessionId}, event ${hit.eventId} (seq ${hit.seq}): ${excerpt(plain(hit.snippet), 200)}`);
+  return [`Found ${found.totalCount} matching event${found.totalCount === 1 ? '' : 's'}; the best:`, ...lines].join('\n');
 }
 
 function titleFrom(raw: string | undefined, fallback: string): string {

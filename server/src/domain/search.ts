@@ -92,6 +92,8 @@ export interface SearchArgs {
   scope?: SearchScope | null;
   first?: number | null;
   after?: string | null;
+  /** Leaves out this session's events from this seq on: the request an agent is answering, and its own turn. */
+  excludeFrom?: { sessionId: string; seq: number } | null;
 }
 
 export interface ValidSearch {
@@ -100,6 +102,7 @@ export interface ValidSearch {
   sessionId: string | null;
   first: number;
   after: SearchCursor | null;
+  excludeFrom: { sessionId: string; seq: number } | null;
 }
 
 /**
@@ -116,7 +119,14 @@ export function validateSearch(args: SearchArgs): Outcome<ValidSearch> {
   const after = args.after == null ? null : decodeSearchCursor(args.after);
   if (args.after != null && !after) details.push({ path: ['after'], message: 'Not a cursor of this search.' });
   if (details.length > 0 || !parsed.ok) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
-  return succeed({ parsed: parsed.value, scope, sessionId: args.sessionId ?? null, first: args.first ?? DEFAULT_PAGE_SIZE, after });
+  return succeed({
+    parsed: parsed.value,
+    scope,
+    sessionId: args.sessionId ?? null,
+    first: args.first ?? DEFAULT_PAGE_SIZE,
+    after,
+    excludeFrom: args.excludeFrom ?? null,
+  });
 }
 
 /** Makes a snippet safe to show as HTML: its text escaped, the database's match markers made `<mark>` tags. */

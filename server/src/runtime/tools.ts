@@ -3,12 +3,16 @@ import { isId } from '../domain/ids';
 import { EventEntity } from '../db/entities/event.entity';
 import { LineageService } from '../services/lineage.service';
 import { ResourceService } from '../services/resources.service';
+import { SearchService } from '../services/search.service';
+import { SearchScope } from '../domain/search';
 import { SessionService } from '../services/sessions.service';
 import { TranscriptService } from '../services/transcript.service';
 import { Viewer } from '../services/viewer';
 
 /** The most events one read_events call returns; the model reads longer ranges in parts. */
 export const READ_EVENTS_MAX = 50;
+/** Hits one search_history call returns at most (10 unless asked). */
+export const SEARCH_HISTORY_MAX = 20;
 /** Tool results are cut at this many characters, so one call cannot flood the context. */
 export const TOOL_RESULT_MAX_CHARS = 16_000;
 
@@ -27,6 +31,23 @@ export const RUNTIME_TOOLS: ModelToolDefinition[] = [
         toSeq: { type: 'integer', description: 'Last seq, inclusive.' },
       },
       required: ['sessionId', 'fromSeq', 'toSeq'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'search_history',
+    description:
+      'Search the text of earlier events by meaning of the words: this lineage by default (every session continued from the same origin), ' +
+      'one session, or the whole account. Plain words are alternatives, "quoted phrases" and -exclusions strict. ' +
+      'Returns the best hits with their exact addresses (session, event id, seq) and a snippet: read_events around a hit for the record.',
+    parameters: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What to find, as a question or words.' },
+        scope: { type: 'string', enum: Object.values(SearchScope), description: 'LINEAGE (default), SESSION (this session) or ACCOUNT.' },
+        first: { type: 'integer', description: `How many hits, 1 to ${SEARCH_HISTORY_MAX} (default 10).` },
+      },
+      required: ['query'],
       additionalProperties: false,
     },
   },
@@ -92,6 +113,13 @@ export interface RecallServices {
   transcript: TranscriptService;
   lineage: LineageService;
   resources: ResourceService;
+  search: SearchService;
+}
+
+/** The turn a recall tool runs for: its session, and the seq of the message it answers (null for none). */
+export interface RecallReader {
+  sessionId: string;
+  answeringSeq: number | null;
 }
 
 /** A tool's answer for the model, and whether it is an error the model should react to. */
@@ -117,11 +145,17 @@ function eventLine(event: EventEntity) {
 export class RecallTools {
   constructor(private readonly services: RecallServices) {}
 
-  /** Runs a recall tool; null when `name` is not one of them. */
-  async run(viewer: Viewer, sessionId: string, name: string, args: Record<string, unknown>): Promise<ToolOutcome | null> {
+  /**
+   * Runs a recall tool for a turn of session `reader.sessionId` answering the message at
+   * `reader.answeringSeq`; null when `name` is not one of them.
+   */
+  async run(viewer: Viewer, reader: RecallReader, name: string, args: Record<string, unknown>): Promise<ToolOutcome | null> {
+    const sessionId = reader.sessionId;
     switch (name) {
       case 'read_events':
-        return this.readEvents(viewer, args);
+        return this.readEvents(viewer, sessionId, args);
+      case 'search_history':
+        return this.searchHistory(viewer, reader, args);
       case 'read_manifest':
         return this.readManifest(viewer, args);
       case 'read_resource':
@@ -135,7 +169,38 @@ export class RecallTools {
     }
   }
 
-  private async readEvents(viewer: Viewer, args: Record<string, unknown>): Promise<ToolOutcome> {
+  private async searchHistory(viewer: Viewer, reader: RecallReader, args: Record<string, unknown>): Promise<ToolOutcome> {
+    const { query, scope, first } = args;
+    if (typeof query !== 'string') return refusal('search_history needs a query (string).');
+    if (scope !== undefined && !Object.values(SearchScope).includes(scope as SearchScope)) {
+      return refusal(`scope must be one of ${Object.values(SearchScope).join(', ')}.`);
+    }
+    if (first !== undefined && (!Number.isInteger(first) || (first as number) < 1 || (first as number) > SEARCH_HISTORY_MAX)) {
+      return refusal(`first must be an integer from 1 to ${SEARCH_HISTORY_MAX}.`);
+    }
+    const found = await this.services.search.searchEvents(viewer, {
+      query,
+      sessionId: reader.sessionId,
+      scope: (scope as SearchScope | undefined) ?? SearchScope.LINEAGE,
+      first: (first as number | undefined) ?? 10,
+      // The request being answered would find itself first.
+      excludeFrom: reader.answeringSeq === null ? null : { sessionId: reader.sessionId, seq: reader.answeringSeq },
+    });
+    if (!found.ok) return refusal(found.error.message);
+    return answer({
+      totalCount: found.value.totalCount,
+      hits: found.value.hits.map(({ event, score, snippet }) => ({
+        sessionId: event.sessionId,
+        eventId: event.id,
+        seq: event.seq,
+        kind: event.kind,
+        score: Number(score.toFixed(4)),
+        snippet,
+      })),
+    });
+  }
+
+  private async readEvents(viewer: Viewer, readerId: string, args: Record<string, unknown>): Promise<ToolOutcome> {
     const { sessionId, fromSeq, toSeq } = args;
     if (typeof sessionId !== 'string' || !Number.isInteger(fromSeq) || !Number.isInteger(toSeq)) {
       return refusal('read_events needs sessionId (string), fromSeq and toSeq (integers).');
@@ -146,6 +211,8 @@ export class RecallTools {
     const to = Math.min(toSeq as number, from + READ_EVENTS_MAX - 1, session.eventCount);
     const page = await this.services.transcript.eventsPage(session, { fromSeq: from, toSeq: to });
     if (!page.ok) return refusal(page.error.message);
+    // Reading inside a source the successor's projection left out is a recall of that source.
+    await this.services.lineage.recordOverlappingRecall(viewer, readerId, { sessionId, fromSeq: from, toSeq: to });
     return answer({ sessionId, eventCount: session.eventCount, events: page.value.events.map(eventLine) });
   }
 

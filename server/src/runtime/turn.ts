@@ -185,7 +185,8 @@ export class TurnRunner {
   private async runTool(start: TurnStart, call: ModelToolCall): Promise<ToolOutcome> {
     const args = parseArguments(call.arguments);
     if (!args) return { content: JSON.stringify({ error: 'The arguments are not a JSON object.' }), error: true };
-    const outcome = await this.recall.run(start.viewer, start.session.id, call.name, args);
+    const reader = { sessionId: start.session.id, answeringSeq: start.facts.userMessage?.seq ?? null };
+    const outcome = await this.recall.run(start.viewer, reader, call.name, args);
     return outcome ?? { content: JSON.stringify({ error: `There is no tool named ${call.name}.` }), error: true };
   }
 

@@ -2,6 +2,8 @@ import { DataSource, In } from 'typeorm';
 import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { isId } from '../domain/ids';
 import { recalledItems, SourceRead } from '../domain/projection';
+import { itemBoundIds, overlappedOmissions } from '../domain/recall';
+import { EventEntity } from '../db/entities/event.entity';
 import { RunStatus } from '../domain/runs';
 import { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
 import { ProjectionManifestEntity } from '../db/entities/projection-manifest.entity';
@@ -61,15 +63,37 @@ export class LineageService {
       return fail(ErrorCode.NOT_FOUND, 'No such manifest.', [{ path: ['recallFor'], message: 'No such manifest.' }]);
     }
     const indexes = recalledItems(manifest.items, read);
-    if (indexes.length > 0) {
-      await this.manager.query(
-        `INSERT INTO manifest_item_recalls (manifest_id, item_index, recall_count)
-         SELECT $1, item_index, 1 FROM unnest($2::int[]) AS item_index
-         ON CONFLICT (manifest_id, item_index) DO UPDATE SET recall_count = manifest_item_recalls.recall_count + 1`,
-        [manifest.id, indexes],
-      );
-    }
+    await this.countRecalls(manifest.id, indexes);
     return succeed(indexes.length);
+  }
+
+  /**
+   * Counts a read of `sessionId` (seqs `fromSeq` to `toSeq`) from `readerId` as a recall of every
+   * source its projection left out that the read overlaps. Nothing is counted for a reader that is
+   * no successor. Returns how many items were counted.
+   */
+  async recordOverlappingRecall(viewer: Viewer, readerId: string, read: { sessionId: string; fromSeq: number; toSeq: number }): Promise<number> {
+    const [manifest] = await this.manager.findBy(ProjectionManifestEntity, { accountId: viewer.accountId, successorId: readerId });
+    if (!manifest) return 0;
+    const boundIds = [...new Set(manifest.items.flatMap(itemBoundIds))];
+    const bounds = boundIds.length ? await this.manager.findBy(EventEntity, { accountId: viewer.accountId, id: In(boundIds) }) : [];
+    const seqById = new Map(bounds.map((event) => [event.id, event.seq]));
+    const indexes = overlappedOmissions(manifest.items, read, (item) => {
+      const [first, last = first] = itemBoundIds(item).map((id) => seqById.get(id));
+      return first === undefined || last === undefined ? null : { fromSeq: first, toSeq: last };
+    });
+    await this.countRecalls(manifest.id, indexes);
+    return indexes.length;
+  }
+
+  private async countRecalls(manifestId: string, indexes: number[]): Promise<void> {
+    if (indexes.length === 0) return;
+    await this.manager.query(
+      `INSERT INTO manifest_item_recalls (manifest_id, item_index, recall_count)
+       SELECT $1, item_index, 1 FROM unnest($2::int[]) AS item_index
+       ON CONFLICT (manifest_id, item_index) DO UPDATE SET recall_count = manifest_item_recalls.recall_count + 1`,
+      [manifestId, indexes],
+    );
   }
 
   /** Recall counts by item index, for each manifest. */

@@ -21,7 +21,7 @@ export class SearchService {
   async searchEvents(viewer: Viewer, args: SearchArgs): Promise<Outcome<SearchResult>> {
     const valid = validateSearch(args);
     if (!valid.ok) return valid;
-    const { scope, sessionId, parsed, first, after } = valid.value;
+    const { scope, sessionId, parsed, first, after, excludeFrom } = valid.value;
     let area: SearchArea = { scope: SearchScope.ACCOUNT };
     if (scope !== SearchScope.ACCOUNT || sessionId !== null) {
       const session = sessionId && isId(sessionId) ? await this.dataSource.manager.findOneBy(SessionEntity, { id: sessionId, accountId: viewer.accountId }) : null;
@@ -30,7 +30,7 @@ export class SearchService {
       if (scope === SearchScope.LINEAGE) area = { scope, originId: session.originId };
     }
     const scoredAt = after?.scoredAt ?? new Date();
-    const page = await searchEvents(this.dataSource.manager, { accountId: viewer.accountId, area, query: parsed, scoredAt, after, first });
+    const page = await searchEvents(this.dataSource.manager, { accountId: viewer.accountId, area, query: parsed, scoredAt, after, first, excludeFrom });
     return succeed({ ...page, scoredAt });
   }
 }

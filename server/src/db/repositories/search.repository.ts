@@ -26,6 +26,8 @@ export interface EventSearchQuery {
   after: SearchCursor | null;
   /** Hits to return; one more is read to know whether another page follows. */
   first: number;
+  /** This session's events from this seq on are left out. */
+  excludeFrom: { sessionId: string; seq: number } | null;
 }
 
 export interface EventSearchHit {
@@ -79,6 +81,7 @@ export async function searchEvents(manager: EntityManager, search: EventSearchQu
                 + ${RECENCY_WEIGHT} * power(0.5, greatest(0, extract(epoch FROM $4::timestamptz - hit.created_at)) / ${RECENCY_HALF_LIFE_SECONDS}) AS score
        FROM events hit
        WHERE hit.account_id = $1 AND hit.search_vector @@ ${TSQUERY} AND ${area.sql}
+         AND ($9::uuid IS NULL OR NOT (hit.session_id = $9::uuid AND hit.seq >= $10::int))
      ),
      page AS (
        SELECT id, score FROM hits
@@ -100,6 +103,8 @@ export async function searchEvents(manager: EntityManager, search: EventSearchQu
       area.value,
       search.after?.score ?? null,
       search.after?.eventId ?? null,
+      search.excludeFrom?.sessionId ?? null,
+      search.excludeFrom?.seq ?? null,
     ],
   );
   const totalCount = rows.length ? (rows[0].total_count as number) : await countHits(manager, search, area);
@@ -115,8 +120,9 @@ export async function searchEvents(manager: EntityManager, search: EventSearchQu
 async function countHits(manager: EntityManager, search: EventSearchQuery, area: { sql: string; value: string | null }): Promise<number> {
   const [row] = await manager.query(
     `SELECT count(*)::int AS total_count FROM events hit
-     WHERE hit.account_id = $1 AND hit.search_vector @@ ${TSQUERY} AND ${area.sql.replace('$6', '$4')}`,
-    [search.accountId, search.query.strict, search.query.anyWords, area.value],
+     WHERE hit.account_id = $1 AND hit.search_vector @@ ${TSQUERY} AND ${area.sql.replace('$6', '$4')}
+       AND ($5::uuid IS NULL OR NOT (hit.session_id = $5::uuid AND hit.seq >= $6::int))`,
+    [search.accountId, search.query.strict, search.query.anyWords, area.value, search.excludeFrom?.sessionId ?? null, search.excludeFrom?.seq ?? null],
   );
   return row.total_count as number;
 }
