@@ -333,7 +333,7 @@ export async function continueInSql(pool: Pool, { id: predecessorId, accountId }
       `INSERT INTO projection_manifests (id, account_id, edge_id, predecessor_id, successor_id, origin_id, initiating_event_id, actor, reason,
                                          handoff, sources, items, transferred_state, lineage_block, context, compiler_version, model_version,
                                          token_budget, token_cost, hash, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'AGENT', $8, $9, $10, $11, $12, $13, $14, 'projection-compiler/1', 'o200k_base', $15, $16, $17, $18)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'AGENT', $8, $9, $10, $11, $12, $13, $14, 'projection-compiler/2', 'o200k_base', $15, $16, $17, $18)`,
       [
         manifestId,
         accountId,

@@ -10,6 +10,7 @@ import {
 import { startTestServer, TestServer } from './helpers/test-server';
 import { EntityManager } from 'typeorm';
 import { EventEntity } from '../src/db/entities/event.entity';
+import { EVENT_READS } from '../src/db/repositories/continuation.repository';
 import { SessionEntity } from '../src/db/entities/session.entity';
 import { requeueFailedRun } from '../src/db/repositories/run.repository';
 import { appendEvents, lockSession } from '../src/db/repositories/transcript.repository';
@@ -79,7 +80,7 @@ describe('continueSession', () => {
       actor: 'AGENT',
       reason: 'TOPIC_CHANGE',
       tokenBudget: 8000,
-      compilerVersion: 'projection-compiler/1',
+      compilerVersion: 'projection-compiler/2',
       modelVersion: 'o200k_base',
       transferredState: { plan: 'OMIT', pendingRunIds: [], pinnedTools: [] },
     });
@@ -160,7 +161,7 @@ describe('continueSession', () => {
     }
     expect(result.__typename).toBe('ContinueSessionSuccess');
     // Reads of event ranges the lock's round trip did not answer would show as a query of their own.
-    expect(statements.filter((query) => query.includes('FROM events WHERE (session_id ='))).toEqual([]);
+    expect(statements.filter((query) => query.includes(EVENT_READS))).toEqual([]);
     const { session } = await client.data<any>(
       'query ($s: ID!) { session(id: $s) { continuedFrom { manifest { items { kind status } context { sections { kind text } } } } } }',
       { s: result.successor!.id },

@@ -193,7 +193,7 @@ onPostgres('query plans of the hot statements', () => {
   it('the server sent the statements of every hot path', () => {
     const texts = [...statements.keys()].join('\n');
     expect(texts).toContain('FOR UPDATE SKIP LOCKED');
-    expect(texts).toContain('WITH anchor AS');
+    expect(texts).toContain('WITH RECURSIVE anchor AS');
     expect(texts).toMatch(/INSERT INTO "?events"?/);
     expect(statements.size).toBeGreaterThan(20);
   });

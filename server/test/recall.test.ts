@@ -38,7 +38,7 @@ describe('recall of omitted sources', () => {
 
     await client.data(RANGE, { s: sessionId, a: paste, b: paste, m: manifest.id });
     await client.data(RANGE, { s: sessionId, a: paste, b: paste, m: manifest.id });
-    // The recent exchange is the range from the log to the note: this read recalls it exactly.
+    // The recent exchange (the log and the note) was split: a read of both parts has neither item's bounds.
     await client.data(RANGE, { s: sessionId, a: paste, b: answer, m: manifest.id });
     // Without recallFor a read counts for no manifest.
     await client.data(RANGE, { s: sessionId, a: paste, b: paste });
@@ -46,7 +46,8 @@ describe('recall of omitted sources', () => {
     const counted = await manifestOf();
     expect(counted.items.map((item: any) => [item.relevance, item.status, item.recallCount])).toEqual([
       ['the initiating user message', 'INCLUDED', 0],
-      ['recent exchange before the initiating message', 'OMITTED', 1],
+      ['recent exchange before the initiating message', 'OMITTED', 2],
+      ['recent exchange before the initiating message', 'INCLUDED', 0],
       ['the log', 'OMITTED', 2],
       ['the note', 'INCLUDED', 0],
     ]);

@@ -6,7 +6,7 @@ import { PlanStep, renderPlan } from './plans';
 import { CountedText, countJoinedTokens, countRecurringTokens, countTokens, TOKENIZER } from './tokens';
 
 /** Names the rules below; stored in every manifest so that old manifests stay explainable. */
-export const COMPILER_VERSION = 'projection-compiler/1';
+export const COMPILER_VERSION = 'projection-compiler/2';
 export const MODEL_VERSION = TOKENIZER;
 export const DEFAULT_TOKEN_BUDGET = 8_000;
 /** How far back the recent exchange looks, in events before the initiating message. */
@@ -42,7 +42,10 @@ export interface ManifestItem {
   blockId: string | null;
   path: string | null;
   cid: string | null;
-  /** Tokens of the whole source, whether it was loaded or not. */
+  /**
+   * Stored tokens of what the item adds: for included events, those no earlier section shows; for
+   * a source left out, what a recall of it reads; for resource or memory content, its whole text.
+   */
   tokenCount: number;
   /** Content hash of exactly what was selected. */
   hash: string | null;
@@ -79,10 +82,35 @@ export interface EventRange {
   toSeq: number;
 }
 
+/** A range to read, perhaps only as much of its end as could fit a budget. */
+export interface EventRangeRead extends EventRange {
+  /**
+   * When set, only the range's longest end whose stored tokens sum to at most this, preceded by
+   * the event before it when the range holds one (the last event of the part left out).
+   */
+  withinTokens?: number;
+}
+
 /** Where the compiler reads exact sources. Implementations read only what they are asked for. */
 export interface ProjectionSourceReader {
-  /** The events of each range, oldest first, aligned with `ranges`: one round trip for all. */
-  eventsInRanges(ranges: EventRange[]): Promise<ProjectedEvent[][]>;
+  /** The events of each read, oldest first, aligned with `reads`: one round trip for all. */
+  eventsInRanges(reads: EventRangeRead[]): Promise<ProjectedEvent[][]>;
+}
+
+/**
+ * The seq a read starts at, found by walking back from the range's end over `eventAt`: the
+ * range's first seq, or for a bounded read the first event whose running total reaches the end's
+ * total less `withinTokens`. Null when `eventAt` lacks an event the walk needs.
+ */
+export function readStart(read: EventRangeRead, eventAt: (seq: number) => ProjectedEvent | undefined): number | null {
+  const last = eventAt(read.toSeq);
+  if (!last) return null;
+  const reached = read.withinTokens === undefined ? -Infinity : last.tokenTotal - read.withinTokens;
+  for (let seq = read.toSeq, event: ProjectedEvent | undefined = last; event; event = eventAt(--seq)) {
+    // The running total before an event is its own total less its own count.
+    if (seq <= read.fromSeq || event.tokenTotal - event.tokenCount < reached) return seq;
+  }
+  return null;
 }
 
 /** A cited event source whose boundary events were found. */
@@ -137,6 +165,8 @@ export interface ProjectionRequest {
 export interface Projection {
   sections: CompiledSection[];
   items: ManifestItem[];
+  /** The items of each cited source, aligned with the request's sources: two for a range split by the budget. */
+  citedItems: ManifestItem[][];
   /** Tokens of the compiled context: the sections joined by blank lines. */
   tokenCost: number;
 }
@@ -174,16 +204,6 @@ export function rangeHash(first: ProjectedEvent, last: ProjectedEvent): string {
 function renderEvent(event: ProjectedEvent): string {
   const payload = event.data == null ? '' : ` ${canonicalJson(event.data)}`;
   return `[event ${event.id} seq ${event.seq} ${event.kind}]${event.text == null ? '' : ` ${event.text}`}${payload}`;
-}
-
-function renderRange(tag: string, events: ProjectedEvent[], relevance: string): string {
-  const first = events[0];
-  const last = events[events.length - 1];
-  return [
-    `<${tag} session="${first.sessionId}" from="${first.id}" to="${last.id}" relevance="${relevance.replace(/"/g, "'")}">`,
-    ...events.map(renderEvent),
-    `</${tag}>`,
-  ].join('\n');
 }
 
 function renderIdentity(identity: ProjectionRequest['identity']): string {
@@ -289,23 +309,47 @@ function renderContent(item: ManifestItem, text: string): string {
   return `${open}\n${text}\n</${item.kind === SourceKind.MEMORY ? 'memory' : 'resource'}>`;
 }
 
-/** One optional piece of context, in priority order; `load` reads and renders it when it may fit. */
+/** What a candidate puts in the context, and the manifest items it leaves. */
+interface Placement {
+  text: CountedText;
+  /** In the order of the range they cover: the part left out first. */
+  items: ManifestItem[];
+  /** Recall lines for the parts it leaves out. */
+  handles: CountedText[];
+  /** Events it shows for the first time, and how a later excerpt names where they are. */
+  shows: { eventIds: string[]; where: string } | null;
+}
+
+/** One optional piece of context, in priority order. */
 interface Candidate {
   section: ContextSectionKind;
-  item: ManifestItem | null;
-  /** A lower bound of its rendered tokens, known without reading it. */
-  minimumTokens: number;
+  /** Its manifest item when left out whole; null for the handoff, which the manifest holds anyway. */
+  omitted: ManifestItem | null;
   handle: string;
-  /** A broken breadcrumb: never loaded, always listed among the handles. */
-  unavailable: boolean;
-  load(): Promise<string>;
+  /**
+   * Renders it, or the part of it that fits, given the events the context shows already and a
+   * test of a cost (its text and the handles of what it leaves out, a line break each); null when
+   * nothing fits.
+   */
+  place(fits: (tokens: number) => boolean, shown: ReadonlyMap<string, string>): Placement | null;
+}
+
+function counted(text: string): CountedText {
+  return { text, tokens: countTokens(text) };
+}
+
+function placementCost(placement: Placement): number {
+  return placement.handles.reduce((sum, handle) => sum + handle.tokens + 1, placement.text.tokens + 1);
 }
 
 /**
  * Compiles the successor's initial context within `tokenBudget`, in the specification's order:
  * control, identity, state, lineage and the initiating message (never dropped), then the handoff,
- * the recent exchange and the cited excerpts while they fit, then one handle per source left out.
- * Reads only what it may load, so its cost follows the budget, not the history.
+ * pinned sources, the recent exchange and the cited excerpts while they fit, then one handle per
+ * source (or part of a range) left out. An event is shown once: a later range names the section
+ * that shows it instead. A range that does not fit whole keeps its end, the events nearest the
+ * initiating message, and leaves out its start as an item of its own.
+ * Reads only what may fit, so its cost follows the budget, not the history.
  * Fails with INVALID_INPUT when the never-dropped sections alone exceed the budget.
  */
 export async function compileProjection(
@@ -324,8 +368,7 @@ export async function compileProjection(
     tokenCount: RECURRING_SECTIONS.has(section.kind) ? countRecurringTokens(section.text) : countTokens(section.text),
   }));
   const separatorTokens = countTokens(SECTION_SEPARATOR);
-  const summaryHandle = `- more omitted sources: read_manifest ${request.manifestId}`;
-  const summary = { text: summaryHandle, tokens: countTokens(summaryHandle) };
+  const summary = counted(`- more omitted sources: read_manifest ${request.manifestId}`);
 
   const candidates = await collectCandidates(request, reader);
   const fixedTokens = fixed.reduce((sum, section) => sum + section.tokenCount + separatorTokens, 0);
@@ -339,18 +382,18 @@ export async function compileProjection(
     );
   }
 
-  const included = new Map<Candidate, CountedText>();
+  const placed = new Map<Candidate, Placement>();
   const handles = new Map<Candidate, CountedText>();
   // A handle is counted only when it matters: when it is listed, or when the budget is too tight for its bound.
   const handleOf = (candidate: Candidate): CountedText => {
     let handle = handles.get(candidate);
     if (!handle) {
-      handle = { text: candidate.handle, tokens: countTokens(candidate.handle) };
+      handle = counted(candidate.handle);
       handles.set(candidate, handle);
     }
     return handle;
   };
-  const assemble = () => assembleContext(fixed, candidates, included, handleOf, summary, request.tokenBudget - fixedTokens);
+  const assemble = () => assembleContext(fixed, candidates, placed, handleOf, summary, request.tokenBudget - fixedTokens);
   let remaining = request.tokenBudget - minimum;
   // Room is kept for the handle (and its line break) of every candidate still to decide. A token
   // is at least a byte, so a handle's UTF-8 length bounds its count: a candidate that fits with
@@ -360,150 +403,247 @@ export async function compileProjection(
   const fitsWithLaterHandles = (tokens: number, index: number) =>
     tokens <= remaining - boundsAfter ||
     tokens <= remaining - candidates.slice(index + 1).reduce((sum, later) => sum + handleOf(later).tokens + 1, 0);
+  const shown = new Map<string, string>([[initiating.id, 'the initiating message']]);
   for (const [index, candidate] of candidates.entries()) {
     boundsAfter -= handleBounds[index];
-    if (!candidate.unavailable && fitsWithLaterHandles(candidate.minimumTokens, index)) {
-      const text = await candidate.load();
-      const tokens = countTokens(text);
-      if (fitsWithLaterHandles(tokens + 1, index)) {
-        included.set(candidate, { text, tokens });
-        remaining -= tokens + 1;
-      }
-    }
+    const placement = candidate.place((tokens) => fitsWithLaterHandles(tokens, index), shown);
+    if (!placement) continue;
+    placed.set(candidate, placement);
+    remaining -= placementCost(placement);
+    const shows = placement.shows;
+    if (shows) for (const id of shows.eventIds) shown.set(id, shows.where);
   }
 
-  // Joining texts can merge tokens at the seams; verify the real count and shed from the end.
+  // Joining texts can merge tokens at the seams; verify the real count and shed from the end, which
+  // no earlier section refers to.
   const contextTokens = (compiled: CompiledSection[]) =>
     countJoinedTokens(compiled.map((section) => ({ text: section.text, tokens: section.tokenCount })), SECTION_SEPARATOR);
   let sections = assemble();
   let tokenCost = contextTokens(sections);
-  while (tokenCost > request.tokenBudget && included.size > 0) {
-    included.delete([...included.keys()].pop() as Candidate);
+  while (tokenCost > request.tokenBudget && placed.size > 0) {
+    placed.delete([...placed.keys()].pop() as Candidate);
     sections = assemble();
     tokenCost = contextTokens(sections);
   }
 
+  const itemsOf = (candidate: Candidate) => placed.get(candidate)?.items ?? (candidate.omitted ? [candidate.omitted] : []);
   const items: ManifestItem[] = [
     eventItem(SourceKind.SESSION_EVENT, 'the initiating user message', initiating, initiating, ManifestItemStatus.INCLUDED),
-    ...candidates
-      .filter((candidate) => candidate.item !== null)
-      .map((candidate) => ({
-        ...(candidate.item as ManifestItem),
-        status: candidate.unavailable
-          ? ManifestItemStatus.UNAVAILABLE
-          : included.has(candidate)
-            ? ManifestItemStatus.INCLUDED
-            : ManifestItemStatus.OMITTED,
-      })),
+    ...candidates.flatMap(itemsOf),
   ];
-  return succeed({ sections, items, tokenCost });
+  const citedItems = candidates.slice(candidates.length - request.sources.length).map(itemsOf);
+  return succeed({ sections, items, citedItems, tokenCost });
 }
 
 async function collectCandidates(request: ProjectionRequest, reader: ProjectionSourceReader): Promise<Candidate[]> {
-  // One read for the recent exchange and every cited range that could fit the budget on its own;
-  // a range larger than the whole budget is never read.
+  // One read for the recent exchange (a few events, whole) and the end of every cited range that
+  // could fit the budget on its own; a range whose last event alone exceeds it is not read.
+  const budget = request.tokenBudget;
   const { sessionId, seq } = request.recentBefore;
-  const recentRange = seq > 1 ? { sessionId, fromSeq: Math.max(1, seq - RECENT_EXCHANGE_EVENTS), toSeq: seq - 1 } : null;
-  const excerptRanges = request.sources.flatMap((source) =>
-    source.type === 'EVENTS' && rangeTokens(source.first, source.last) <= request.tokenBudget
-      ? [{ sessionId: source.first.sessionId, fromSeq: source.first.seq, toSeq: source.last.seq }]
-      : [],
+  const recentRead: EventRangeRead | null =
+    seq > 1 ? { sessionId, fromSeq: Math.max(1, seq - RECENT_EXCHANGE_EVENTS), toSeq: seq - 1 } : null;
+  const citedReads = request.sources.map((source): EventRangeRead | null =>
+    source.type === 'EVENTS' && source.last.tokenCount <= budget
+      ? { sessionId: source.first.sessionId, fromSeq: source.first.seq, toSeq: source.last.seq, withinTokens: budget }
+      : null,
   );
-  const ranges = recentRange ? [recentRange, ...excerptRanges] : excerptRanges;
-  const fetched = ranges.length ? await reader.eventsInRanges(ranges) : [];
-  const prefetched = new Map(ranges.map((range, index) => [rangeKey(range), fetched[index]]));
-  const eventsOf = async (range: EventRange) =>
-    prefetched.get(rangeKey(range)) ?? (await reader.eventsInRanges([range]))[0];
+  const reads = [recentRead, ...citedReads].filter((read): read is EventRangeRead => read !== null);
+  const fetched = reads.length ? await reader.eventsInRanges(reads) : [];
+  const eventsOf = (read: EventRangeRead | null) => (read ? fetched[reads.indexOf(read)] : null);
 
   const handoffText = renderHandoff(request.handoff);
+  let handoff: CountedText | null = null;
   const candidates: Candidate[] = [
     {
       section: ContextSectionKind.HANDOFF,
-      item: null,
-      minimumTokens: 0,
+      omitted: null,
       handle: `- the handoff: read_manifest ${request.manifestId}`,
-      unavailable: false,
-      load: async () => handoffText,
+      place: (fits) => {
+        handoff ??= counted(handoffText);
+        return fits(handoff.tokens + 1) ? { text: handoff, items: [], handles: [], shows: null } : null;
+      },
     },
-    ...request.pins.map((pin) => sourceCandidate(ContextSectionKind.PINNED_SOURCE, pin, eventsOf)),
+    ...request.pins.map((pin) => sourceCandidate(ContextSectionKind.PINNED_SOURCE, pin, null, budget)),
   ];
 
-  const recent = recentRange ? (prefetched.get(rangeKey(recentRange)) ?? []) : [];
+  const recent = eventsOf(recentRead) ?? [];
   if (recent.length > 0) {
-    const item = eventItem(
-      SourceKind.SESSION_EVENTS,
-      'recent exchange before the initiating message',
-      recent[0],
-      recent[recent.length - 1],
-      ManifestItemStatus.OMITTED,
+    candidates.push(
+      eventsCandidate(
+        ContextSectionKind.RECENT_EXCHANGE,
+        'recent_exchange',
+        {
+          kind: SourceKind.SESSION_EVENTS,
+          relevance: 'recent exchange before the initiating message',
+          first: recent[0],
+          last: recent[recent.length - 1],
+          handoffManifestId: null,
+        },
+        { events: recent, whole: true },
+        () => 'the recent exchange',
+      ),
     );
-    candidates.push({
-      section: ContextSectionKind.RECENT_EXCHANGE,
-      item,
-      minimumTokens: item.tokenCount,
-      handle: handleLine(item),
-      unavailable: false,
-      load: async () => renderRange('recent_exchange', recent, item.relevance),
-    });
   }
-  candidates.push(...request.sources.map((source) => sourceCandidate(ContextSectionKind.EXCERPT, source, eventsOf)));
+  candidates.push(
+    ...request.sources.map((source, index) => sourceCandidate(ContextSectionKind.EXCERPT, source, eventsOf(citedReads[index]), budget)),
+  );
   return candidates;
-}
-
-function rangeKey(range: EventRange): string {
-  return `${range.sessionId}:${range.fromSeq}:${range.toSeq}`;
 }
 
 function sourceCandidate(
   section: ContextSectionKind,
   source: ResolvedSource,
-  eventsOf: (range: EventRange) => Promise<ProjectedEvent[]>,
+  events: ProjectedEvent[] | null,
+  budget: number,
 ): Candidate {
   switch (source.type) {
     case 'EVENTS': {
-      const item = {
-        ...eventItem(source.input.kind, source.input.relevance, source.first, source.last, ManifestItemStatus.OMITTED),
+      const range = {
+        kind: source.input.kind,
+        relevance: source.input.relevance,
+        first: source.first,
+        last: source.last,
         handoffManifestId: source.handoffManifestId,
       };
+      const read = events?.length ? { events, whole: rangeTokens(source.first, source.last) <= budget } : null;
+      return eventsCandidate(section, 'excerpt', range, read, (from, to) => `the excerpt of ${seqSpan(from, to)}`);
+    }
+    case 'CONTENT': {
+      const item = { ...source.item, status: ManifestItemStatus.OMITTED };
       return {
         section,
-        item,
-        minimumTokens: item.tokenCount,
+        omitted: item,
         handle: handleLine(item),
-        unavailable: false,
-        load: async () =>
-          renderRange(
-            'excerpt',
-            await eventsOf({ sessionId: source.first.sessionId, fromSeq: source.first.seq, toSeq: source.last.seq }),
-            item.relevance,
-          ),
+        place: (fits) => {
+          // The stored count is a lower bound of the rendered text: skip counting what cannot fit.
+          if (!fits(item.tokenCount + 1)) return null;
+          const text = counted(renderContent(item, source.text));
+          const items = [{ ...item, status: ManifestItemStatus.INCLUDED }];
+          return fits(text.tokens + 1) ? { text, items, handles: [], shows: null } : null;
+        },
       };
     }
-    case 'CONTENT':
-      return {
-        section,
-        item: source.item,
-        minimumTokens: source.item.tokenCount,
-        handle: handleLine(source.item),
-        unavailable: false,
-        load: async () => renderContent(source.item, source.text),
-      };
-    case 'UNAVAILABLE':
-      return {
-        section,
-        item: source.item,
-        minimumTokens: 0,
-        handle: handleLine({ ...source.item, status: ManifestItemStatus.UNAVAILABLE }),
-        unavailable: true,
-        load: async () => '',
-      };
+    case 'UNAVAILABLE': {
+      const item = { ...source.item, status: ManifestItemStatus.UNAVAILABLE };
+      // A broken breadcrumb: never placed, always listed among the handles.
+      return { section, omitted: item, handle: handleLine(item), place: () => null };
+    }
   }
+}
+
+/** A cited (or the recent) range of one session's events, as its manifest items describe it. */
+interface EventSource {
+  kind: SourceKind;
+  relevance: string;
+  first: ProjectedEvent;
+  last: ProjectedEvent;
+  handoffManifestId: string | null;
+}
+
+/** A run of a range's events: one event to show, or events shown already in one place. */
+interface EventRun {
+  /** Index of its first event among the events read. */
+  from: number;
+  line: CountedText;
+  /** Whether it shows its event for the first time. */
+  fresh: boolean;
+}
+
+function seqSpan(from: ProjectedEvent, to: ProjectedEvent): string {
+  return from.seq === to.seq ? `seq ${from.seq}` : `seq ${from.seq}-${to.seq}`;
+}
+
+/** The events of `events` from `start` on, as lines: each new event, and one line per run of events shown in one place. */
+function eventRuns(events: ProjectedEvent[], start: number, shown: ReadonlyMap<string, string>): EventRun[] {
+  const runs: EventRun[] = [];
+  for (let index = start; index < events.length; index++) {
+    const where = shown.get(events[index].id);
+    if (where === undefined) {
+      runs.push({ from: index, line: counted(renderEvent(events[index])), fresh: true });
+      continue;
+    }
+    let to = index;
+    while (to + 1 < events.length && shown.get(events[to + 1].id) === where) to++;
+    const line = `event${to > index ? 's' : ''} ${seqSpan(events[index], events[to])}: see ${where} above`;
+    runs.push({ from: index, line: counted(line), fresh: false });
+    index = to;
+  }
+  return runs;
+}
+
+/**
+ * A range of events as a candidate. `read` holds the whole range, or (when it is larger than the
+ * budget) the end that could fit preceded by the event before it; null when nothing could fit.
+ */
+function eventsCandidate(
+  section: ContextSectionKind,
+  tag: string,
+  source: EventSource,
+  read: { events: ProjectedEvent[]; whole: boolean } | null,
+  whereOf: (from: ProjectedEvent, to: ProjectedEvent) => string,
+): Candidate {
+  const omitted = { ...eventItem(source.kind, source.relevance, source.first, source.last, ManifestItemStatus.OMITTED), handoffManifestId: source.handoffManifestId };
+  return {
+    section,
+    omitted,
+    handle: handleLine(omitted),
+    place: (fits, shown) => (read ? placeEvents(tag, source, read.events, read.whole ? 0 : 1, fits, shown, whereOf) : null),
+  };
+}
+
+/**
+ * The longest end of the range that fits, from the runs starting at `start` on: the whole range
+ * when it was read whole and fits, else its start is left out as an item with its own handle.
+ */
+function placeEvents(
+  tag: string,
+  source: EventSource,
+  events: ProjectedEvent[],
+  start: number,
+  fits: (tokens: number) => boolean,
+  shown: ReadonlyMap<string, string>,
+  whereOf: (from: ProjectedEvent, to: ProjectedEvent) => string,
+): Placement | null {
+  const runs = eventRuns(events, start, shown);
+  const relevance = source.relevance.replace(/"/g, "'");
+  const openTag = (from: ProjectedEvent) =>
+    `<${tag} session="${from.sessionId}" from="${from.id}" to="${source.last.id}" relevance="${relevance}">`;
+  const close = counted(`</${tag}>`);
+  // Lines of the runs from each one to the end, with a line break each.
+  const linesFrom: number[] = new Array(runs.length + 1).fill(close.tokens);
+  for (let index = runs.length - 1; index >= 0; index--) linesFrom[index] = linesFrom[index + 1] + runs[index].line.tokens + 1;
+  for (const [index, run] of runs.entries()) {
+    const from = events[run.from];
+    const head =
+      run.from === 0
+        ? null
+        : { ...eventItem(source.kind, source.relevance, source.first, events[run.from - 1], ManifestItemStatus.OMITTED), handoffManifestId: source.handoffManifestId };
+    if (!fits(linesFrom[index])) continue;
+    const handle = head ? counted(handleLine(head)) : null;
+    const handleCost = handle ? handle.tokens + 1 : 0;
+    if (!fits(countTokens(openTag(from)) + linesFrom[index] + 1 + handleCost)) continue;
+    const text = counted([openTag(from), ...runs.slice(index).map((later) => later.line.text), close.text].join('\n'));
+    if (!fits(text.tokens + 1 + handleCost)) continue;
+    const fresh = runs.slice(index).flatMap((later) => (later.fresh ? [events[later.from]] : []));
+    const part = {
+      ...eventItem(source.kind, source.relevance, from, source.last, ManifestItemStatus.INCLUDED),
+      tokenCount: fresh.reduce((sum, event) => sum + event.tokenCount, 0),
+      handoffManifestId: head ? null : source.handoffManifestId,
+    };
+    return {
+      text,
+      items: head ? [head, part] : [part],
+      handles: handle ? [handle] : [],
+      shows: { eventIds: fresh.map((event) => event.id), where: whereOf(from, source.last) },
+    };
+  }
+  return null;
 }
 
 function assembleContext(
   fixed: CompiledSection[],
   candidates: Candidate[],
-  included: Map<Candidate, CountedText>,
+  placed: Map<Candidate, Placement>,
   handleOf: (candidate: Candidate) => CountedText,
   summaryHandle: CountedText,
   optionalBudget: number,
@@ -511,9 +651,13 @@ function assembleContext(
   const texts = new Map<ContextSectionKind, CountedText[]>();
   const omittedHandles: CountedText[] = [];
   for (const candidate of candidates) {
-    const text = included.get(candidate);
-    if (text === undefined) omittedHandles.push(handleOf(candidate));
-    else texts.set(candidate.section, [...(texts.get(candidate.section) ?? []), text]);
+    const placement = placed.get(candidate);
+    if (placement === undefined) {
+      omittedHandles.push(handleOf(candidate));
+    } else {
+      texts.set(candidate.section, [...(texts.get(candidate.section) ?? []), placement.text]);
+      omittedHandles.push(...placement.handles);
+    }
   }
   const sections = [...fixed];
   const order = [ContextSectionKind.HANDOFF, ContextSectionKind.PINNED_SOURCE, ContextSectionKind.RECENT_EXCHANGE, ContextSectionKind.EXCERPT];

@@ -22,7 +22,7 @@ import {
   COMPILER_VERSION,
   ContextSectionKind,
   DEFAULT_TOKEN_BUDGET,
-  EventRange,
+  EventRangeRead,
   MODEL_VERSION,
   ManifestItemStatus,
   Projection,
@@ -36,6 +36,7 @@ import {
   compileProjection,
   contentItem,
   manifestHash,
+  readStart,
 } from '../domain/projection';
 import { RunKind } from '../domain/runs';
 import { SessionKind, SessionStatus, TITLE_MAX_CHARS } from '../domain/sessions';
@@ -149,26 +150,25 @@ function projected(event: EventEntity): ProjectedEvent {
 }
 
 /**
- * Reads event ranges for the compiler: those `prefetched` holds whole are answered from it, the
- * others in one query.
+ * Reads event ranges for the compiler: those `prefetched` holds (as much of each as asked) are
+ * answered from it, the others in one query.
  */
 function eventReader(manager: EntityManager, prefetched: EventEntity[] = []): ProjectionSourceReader {
-  const held = new Map<string, EventEntity>(prefetched.map((event) => [`${event.sessionId}:${event.seq}`, event]));
-  const fromPrefetch = (range: EventRange): EventEntity[] | null => {
-    const events: EventEntity[] = [];
-    for (let seq = range.fromSeq; seq <= range.toSeq; seq++) {
-      const event = held.get(`${range.sessionId}:${seq}`);
-      if (!event) return null;
-      events.push(event);
-    }
+  const held = new Map<string, ProjectedEvent>();
+  const hold = (events: EventEntity[]) => events.forEach((event) => held.set(`${event.sessionId}:${event.seq}`, projected(event)));
+  hold(prefetched);
+  const fromHeld = (read: EventRangeRead): ProjectedEvent[] | null => {
+    const start = readStart(read, (seq) => held.get(`${read.sessionId}:${seq}`));
+    if (start === null) return null;
+    const events: ProjectedEvent[] = [];
+    for (let seq = start; seq <= read.toSeq; seq++) events.push(held.get(`${read.sessionId}:${seq}`)!);
     return events;
   };
   return {
-    async eventsInRanges(ranges) {
-      const answered = ranges.map(fromPrefetch);
-      const missing = ranges.filter((_, index) => answered[index] === null);
-      const read = missing.length ? await readEventRanges(manager, missing) : [];
-      return ranges.map((range, index) => (answered[index] ?? read[missing.indexOf(range)]).map(projected));
+    async eventsInRanges(reads) {
+      const missing = reads.filter((read) => fromHeld(read) === null);
+      if (missing.length) hold(await readEventRanges(manager, missing));
+      return reads.map((read) => fromHeld(read) ?? []);
     },
   };
 }
@@ -384,9 +384,8 @@ export class ContinuationService {
       requestFingerprint: fingerprint,
       createdAt: now,
     });
-    // The compiler lists the cited sources last, after the initiating message and the recent exchange.
-    const cited = projection.items.slice(projection.items.length - prepared.sources.length);
-    const included = cited.filter((item) => item.status === ManifestItemStatus.INCLUDED).length;
+    // A cited range split by the budget counts as included: the successor sees its end.
+    const included = projection.citedItems.filter((items) => items.some((item) => item.status === ManifestItemStatus.INCLUDED)).length;
     const carded = chainEvents(predecessor, [
       {
         kind: EventKind.CONTINUATION,
@@ -406,7 +405,7 @@ export class ContinuationService {
             transferred,
           ),
           includedSources: included,
-          omittedSources: cited.length - included,
+          omittedSources: prepared.sources.length - included,
         },
       },
     ]);

@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import type { EventRange } from '../../domain/projection';
+import type { EventRangeRead } from '../../domain/projection';
 import { ACTIVE_RUN_STATUSES } from '../../domain/runs';
 import { EventEntity } from '../entities/event.entity';
 import { RunEntity } from '../entities/run.entity';
@@ -139,7 +139,8 @@ export async function lockWithSnapshot(
  * Events a continuation's projection is about to read, fetched in the round trip that takes the
  * lock (and after it, so they are as current as the locked row): the recent exchange before its
  * initiating message (by default the latest user message; for a branch, the end of the
- * transcript) and every cited range whose tokens fit the budget on its own.
+ * transcript) and, of every cited range whose last event fits the budget, as much of its end as
+ * could fit, as the compiler asks for it.
  */
 export interface EventPrefetch {
   initiatingEventId: string | null;
@@ -149,31 +150,60 @@ export interface EventPrefetch {
   recentEvents: number;
 }
 
+/**
+ * Given `wanted (session_id, from_seq, to_seq, within_tokens)`, where each read starts (see
+ * `EventRangeRead`): the first seq, or with `within_tokens` set and the range larger, the first
+ * event whose running total reaches the end's total less that. A binary search over the running
+ * `token_total`, one index probe per step, so a long range costs a few probes, not a scan.
+ */
+const READ_STARTS = `
+  search (session_id, lo, hi, to_seq, reached) AS (
+    SELECT wanted.session_id, wanted.from_seq,
+           CASE WHEN wanted.within_tokens IS NULL OR first.token_total - first.token_count >= last.token_total - wanted.within_tokens
+                THEN wanted.from_seq ELSE wanted.to_seq END,
+           wanted.to_seq, last.token_total - wanted.within_tokens
+    FROM wanted
+    CROSS JOIN LATERAL (SELECT token_total, token_count FROM events
+                        WHERE events.session_id = wanted.session_id AND events.seq = wanted.from_seq LIMIT 1) first
+    CROSS JOIN LATERAL (SELECT token_total FROM events
+                        WHERE events.session_id = wanted.session_id AND events.seq = wanted.to_seq LIMIT 1) last
+    UNION ALL
+    SELECT search.session_id,
+           CASE WHEN probe.token_total >= search.reached THEN search.lo ELSE (search.lo + search.hi) / 2 + 1 END,
+           CASE WHEN probe.token_total >= search.reached THEN (search.lo + search.hi) / 2 ELSE search.hi END,
+           search.to_seq, search.reached
+    FROM search CROSS JOIN LATERAL (SELECT token_total FROM events
+                                    WHERE events.session_id = search.session_id AND events.seq = (search.lo + search.hi) / 2 LIMIT 1) probe
+    WHERE search.lo < search.hi
+  ),
+  reads AS (SELECT session_id, lo AS from_seq, to_seq FROM search WHERE lo = hi)`;
+
 function prefetchStatement(manager: EntityManager, query: SnapshotQuery, prefetch: EventPrefetch): Sql {
   return {
-    text: `WITH anchor AS (
+    text: `WITH RECURSIVE anchor AS (
              SELECT CASE
                WHEN $3::boolean THEN (SELECT event_count + 1 FROM sessions WHERE id = $2 AND account_id = $1)
                WHEN $4::uuid IS NOT NULL THEN (SELECT seq FROM events WHERE id = $4 AND session_id = $2)
                ELSE (SELECT seq FROM events WHERE session_id = $2 AND kind = 'USER_MESSAGE' ORDER BY seq DESC LIMIT 1)
              END AS seq
            ),
-           ranges AS (
-             SELECT $2::uuid AS session_id, greatest(1, anchor.seq - $8::int) AS from_seq, anchor.seq - 1 AS to_seq
+           wanted AS (
+             SELECT $2::uuid AS session_id, greatest(1, anchor.seq - $8::int) AS from_seq, anchor.seq - 1 AS to_seq, NULL::int AS within_tokens
              FROM anchor WHERE anchor.seq > 1
              UNION ALL
-             SELECT first.session_id, first.seq, last.seq
+             SELECT first.session_id, first.seq, last.seq, $7::int
              FROM unnest($5::uuid[], $6::uuid[]) AS cited (from_id, to_id)
-             CROSS JOIN LATERAL (SELECT session_id, seq, token_total, token_count FROM events
+             CROSS JOIN LATERAL (SELECT session_id, seq FROM events
                                  WHERE events.id = cited.from_id AND events.account_id = $1 LIMIT 1) first
-             CROSS JOIN LATERAL (SELECT seq, token_total FROM events
+             CROSS JOIN LATERAL (SELECT seq, token_count FROM events
                                  WHERE events.id = cited.to_id AND events.session_id = first.session_id LIMIT 1) last
-             WHERE last.seq >= first.seq AND last.token_total - first.token_total + first.token_count <= $7::int
-           )
+             WHERE last.seq >= first.seq AND last.token_count <= $7::int
+           ),
+           ${READ_STARTS}
            SELECT DISTINCT ON (event.session_id, event.seq) ${columnList(manager, EventEntity, 'event')}
-           FROM ranges CROSS JOIN LATERAL (
+           FROM reads CROSS JOIN LATERAL (
              SELECT ${columnList(manager, EventEntity)} FROM events
-             WHERE events.session_id = ranges.session_id AND events.seq BETWEEN ranges.from_seq AND ranges.to_seq AND events.account_id = $1
+             WHERE events.session_id = reads.session_id AND events.seq BETWEEN reads.from_seq AND reads.to_seq AND events.account_id = $1
              OFFSET 0
            ) event
            ORDER BY event.session_id, event.seq`,
@@ -190,16 +220,28 @@ function prefetchStatement(manager: EntityManager, query: SnapshotQuery, prefetc
   };
 }
 
-/** The events of each range, in seq order, in one query: what the prefetch did not hold. */
-export async function readEventRanges(manager: EntityManager, ranges: EventRange[]): Promise<EventEntity[][]> {
-  const conditions = ranges.map((_, index) => `(session_id = $${3 * index + 1} AND seq BETWEEN $${3 * index + 2} AND $${3 * index + 3})`);
+/** Names the statement that reads what the prefetch did not hold, for tests that count its uses. */
+export const EVENT_READS = 'wanted (session_id, from_seq, to_seq, within_tokens)';
+
+/** The events of every read, in session and seq order, in one query: what the prefetch did not hold. */
+export async function readEventRanges(manager: EntityManager, reads: EventRangeRead[]): Promise<EventEntity[]> {
   const rows = await preparedQuery(
     manager,
-    `SELECT ${columnList(manager, EventEntity)} FROM events WHERE ${conditions.join(' OR ')} ORDER BY session_id, seq`,
-    ranges.flatMap((range) => [range.sessionId, range.fromSeq, range.toSeq]),
+    `WITH RECURSIVE wanted AS (
+       SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[]) AS ${EVENT_READS}
+     ),
+     ${READ_STARTS}
+     SELECT DISTINCT ON (event.session_id, event.seq) ${columnList(manager, EventEntity, 'event')}
+     FROM reads CROSS JOIN LATERAL (
+       SELECT * FROM events WHERE events.session_id = reads.session_id AND events.seq BETWEEN reads.from_seq AND reads.to_seq OFFSET 0
+     ) event
+     ORDER BY event.session_id, event.seq`,
+    [
+      reads.map((read) => read.sessionId),
+      reads.map((read) => read.fromSeq),
+      reads.map((read) => read.toSeq),
+      reads.map((read) => read.withinTokens ?? null),
+    ],
   );
-  const events = rows.map((row) => entityFromRow(manager, EventEntity, row));
-  return ranges.map((range) =>
-    events.filter((event) => event.sessionId === range.sessionId && event.seq >= range.fromSeq && event.seq <= range.toSeq),
-  );
+  return rows.map((row) => entityFromRow(manager, EventEntity, row));
 }

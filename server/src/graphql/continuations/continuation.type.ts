@@ -85,7 +85,10 @@ export class ManifestItem {
   @Field(() => String, { nullable: true })
   cid: string | null;
 
-  @Field(() => Int, { description: 'Tokens of the whole source, whether it was loaded or not.' })
+  @Field(() => Int, {
+    description:
+      'Tokens the item adds: for included events, those of its events no earlier section of the context shows; for a source left out, what a recall of it reads; for resource or memory content, its whole text.',
+  })
   tokenCount: number;
 
   @Field(() => ID, {
