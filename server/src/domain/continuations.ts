@@ -77,6 +77,8 @@ export interface ContinueSessionRequest {
   tokenBudget?: number | null;
   /** Who decided: the agent (default) or a person who confirmed it; the runtime's own SYSTEM is not for callers. */
   actor?: Actor | null;
+  /** Fill the budget left after the cited sources with sources recommended for the handoff's purpose and request. */
+  assist?: boolean | null;
 }
 
 /** What a successor received of its predecessor's structured state. */
@@ -226,6 +228,8 @@ export function requestFingerprint(input: ContinueSessionRequest, actor: Actor):
     },
     initiatingEventId: input.initiatingEventId ?? null,
     tokenBudget: input.tokenBudget ?? null,
+    // Only when asked for, so that the requests of before keep their fingerprints.
+    ...(input.assist ? { assist: true } : {}),
   });
   return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }

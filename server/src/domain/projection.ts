@@ -29,9 +29,17 @@ export type ContextSectionKind = (typeof ContextSectionKind)[keyof typeof Contex
 export const ManifestItemStatus = { INCLUDED: 'INCLUDED', OMITTED: 'OMITTED', UNAVAILABLE: 'UNAVAILABLE' } as const;
 export type ManifestItemStatus = (typeof ManifestItemStatus)[keyof typeof ManifestItemStatus];
 
+/** Who selected an item: the caller's sources, the runtime, or assisted selection. */
+export const ManifestItemOrigin = { CITED: 'CITED', RUNTIME: 'RUNTIME', RECOMMENDED: 'RECOMMENDED' } as const;
+export type ManifestItemOrigin = (typeof ManifestItemOrigin)[keyof typeof ManifestItemOrigin];
+
 export interface ManifestItem {
   kind: SourceKind;
   status: ManifestItemStatus;
+  /** Absent from manifests stored before origins were recorded; see `itemOrigin`. */
+  origin?: ManifestItemOrigin;
+  /** Assisted selection's relevance score, for a RECOMMENDED item. */
+  score?: number | null;
   relevance: string;
   sessionId: string | null;
   fromEventId: string | null;
@@ -74,6 +82,27 @@ export interface ProjectedEvent {
   tokenTotal: number;
   hash: string;
 }
+
+/** What an event source's manifest item needs of its first and last events. */
+export type EventBounds = Pick<ProjectedEvent, 'id' | 'sessionId' | 'seq' | 'tokenCount' | 'tokenTotal' | 'hash'>;
+
+/** A range assisted selection recommends for the handoff's purpose, with its score and the reason a person reads. */
+export interface RecommendedRange {
+  first: EventBounds;
+  last: EventBounds;
+  score: number;
+  reason: string;
+}
+
+/** The origin of a stored item: as recorded, or for a manifest stored before origins were, as the runtime's relevance names it. */
+export function itemOrigin(item: ManifestItem): ManifestItemOrigin {
+  if (item.origin) return item.origin;
+  const byRuntime = item.relevance === INITIATING_RELEVANCE || item.relevance === RECENT_RELEVANCE;
+  return byRuntime ? ManifestItemOrigin.RUNTIME : ManifestItemOrigin.CITED;
+}
+
+const INITIATING_RELEVANCE = 'the initiating user message';
+const RECENT_RELEVANCE = 'recent exchange before the initiating message';
 
 /** An inclusive range of one session's events. */
 export interface EventRange {
@@ -155,6 +184,8 @@ export interface ProjectionRequest {
   pins: (ResolvedContentSource | UnavailableSource)[];
   /** Cited sources, most relevant first. */
   sources: ResolvedSource[];
+  /** Ranges assisted selection recommends, best first: they fill what the budget has left after everything else. */
+  recommended?: RecommendedRange[];
   /**
    * Added to the minimum budget a refusal advises, for a caller whose next attempt renders
    * differently (new ids in the lineage block tokenize to slightly different lengths).
@@ -189,7 +220,7 @@ function sha256(text: string): string {
 }
 
 /** Tokens of the events from `first` through `last` of one session, from stored running totals. */
-export function rangeTokens(first: ProjectedEvent, last: ProjectedEvent): number {
+export function rangeTokens(first: EventBounds, last: EventBounds): number {
   return last.tokenTotal - first.tokenTotal + first.tokenCount;
 }
 
@@ -197,7 +228,7 @@ export function rangeTokens(first: ProjectedEvent, last: ProjectedEvent): number
  * The content hash of an event range: the chain hashes of its first and last events pin exactly
  * which events it holds, since each event's hash covers every event before it.
  */
-export function rangeHash(first: ProjectedEvent, last: ProjectedEvent): string {
+export function rangeHash(first: EventBounds, last: EventBounds): string {
   return first.id === last.id ? last.hash : sha256(canonicalJson([first.hash, last.hash]));
 }
 
@@ -243,14 +274,18 @@ export function renderHandoff(handoff: Handoff): string {
 function eventItem(
   kind: SourceKind,
   relevance: string,
-  first: ProjectedEvent,
-  last: ProjectedEvent,
+  first: EventBounds,
+  last: EventBounds,
   status: ManifestItemStatus,
+  origin: ManifestItemOrigin = ManifestItemOrigin.CITED,
+  score: number | null = null,
 ): ManifestItem {
   const single = kind === SourceKind.SESSION_EVENT;
   return {
     kind,
     status,
+    origin,
+    score,
     relevance,
     sessionId: first.sessionId,
     fromEventId: single ? null : first.id,
@@ -277,6 +312,8 @@ export function contentItem(
   return {
     kind,
     status: content ? ManifestItemStatus.OMITTED : ManifestItemStatus.UNAVAILABLE,
+    origin: ManifestItemOrigin.CITED,
+    score: null,
     relevance,
     sessionId: null,
     fromEventId: null,
@@ -323,6 +360,8 @@ interface Placement {
 /** One optional piece of context, in priority order. */
 interface Candidate {
   section: ContextSectionKind;
+  /** A recommendation: carried only when it fits and shows something new, and never listed when it does not. */
+  recommended?: boolean;
   /** Its manifest item when left out whole; null for the handoff, which the manifest holds anyway. */
   omitted: ManifestItem | null;
   handle: string;
@@ -398,16 +437,19 @@ export async function compileProjection(
   // Room is kept for the handle (and its line break) of every candidate still to decide. A token
   // is at least a byte, so a handle's UTF-8 length bounds its count: a candidate that fits with
   // every later handle at its bound fits with their exact counts too, which are taken otherwise.
-  const handleBounds = candidates.map((candidate) => Buffer.byteLength(candidate.handle, 'utf8') + 1);
+  // A recommendation left out is not listed, so it needs no room.
+  const handleBounds = candidates.map((candidate) => (candidate.recommended ? 0 : Buffer.byteLength(candidate.handle, 'utf8') + 1));
   let boundsAfter = handleBounds.reduce((sum, bound) => sum + bound, 0);
   const fitsWithLaterHandles = (tokens: number, index: number) =>
     tokens <= remaining - boundsAfter ||
-    tokens <= remaining - candidates.slice(index + 1).reduce((sum, later) => sum + handleOf(later).tokens + 1, 0);
+    tokens <=
+      remaining -
+        candidates.slice(index + 1).reduce((sum, later) => (later.recommended ? sum : sum + handleOf(later).tokens + 1), 0);
   const shown = new Map<string, string>([[initiating.id, 'the initiating message']]);
   for (const [index, candidate] of candidates.entries()) {
     boundsAfter -= handleBounds[index];
     const placement = candidate.place((tokens) => fitsWithLaterHandles(tokens, index), shown);
-    if (!placement) continue;
+    if (!placement || (candidate.recommended && !placement.shows?.eventIds.length)) continue;
     placed.set(candidate, placement);
     remaining -= placementCost(placement);
     const shows = placement.shows;
@@ -426,12 +468,14 @@ export async function compileProjection(
     tokenCost = contextTokens(sections);
   }
 
-  const itemsOf = (candidate: Candidate) => placed.get(candidate)?.items ?? (candidate.omitted ? [candidate.omitted] : []);
+  const itemsOf = (candidate: Candidate) =>
+    placed.get(candidate)?.items ?? (candidate.omitted && !candidate.recommended ? [candidate.omitted] : []);
   const items: ManifestItem[] = [
-    eventItem(SourceKind.SESSION_EVENT, 'the initiating user message', initiating, initiating, ManifestItemStatus.INCLUDED),
+    eventItem(SourceKind.SESSION_EVENT, INITIATING_RELEVANCE, initiating, initiating, ManifestItemStatus.INCLUDED, ManifestItemOrigin.RUNTIME),
     ...candidates.flatMap(itemsOf),
   ];
-  const citedItems = candidates.slice(candidates.length - request.sources.length).map(itemsOf);
+  const runtimeAndCited = candidates.filter((candidate) => !candidate.recommended);
+  const citedItems = runtimeAndCited.slice(runtimeAndCited.length - request.sources.length).map(itemsOf);
   return succeed({ sections, items, citedItems, tokenCost });
 }
 
@@ -447,7 +491,11 @@ async function collectCandidates(request: ProjectionRequest, reader: ProjectionS
       ? { sessionId: source.first.sessionId, fromSeq: source.first.seq, toSeq: source.last.seq, withinTokens: budget }
       : null,
   );
-  const reads = [recentRead, ...citedReads].filter((read): read is EventRangeRead => read !== null);
+  const recommended = request.recommended ?? [];
+  const recommendedReads = recommended.map((range): EventRangeRead | null =>
+    range.last.tokenCount <= budget ? { sessionId: range.first.sessionId, fromSeq: range.first.seq, toSeq: range.last.seq, withinTokens: budget } : null,
+  );
+  const reads = [recentRead, ...citedReads, ...recommendedReads].filter((read): read is EventRangeRead => read !== null);
   const fetched = reads.length ? await reader.eventsInRanges(reads) : [];
   const eventsOf = (read: EventRangeRead | null) => (read ? fetched[reads.indexOf(read)] : null);
 
@@ -474,10 +522,12 @@ async function collectCandidates(request: ProjectionRequest, reader: ProjectionS
         'recent_exchange',
         {
           kind: SourceKind.SESSION_EVENTS,
-          relevance: 'recent exchange before the initiating message',
+          relevance: RECENT_RELEVANCE,
           first: recent[0],
           last: recent[recent.length - 1],
           handoffManifestId: null,
+          origin: ManifestItemOrigin.RUNTIME,
+          score: null,
         },
         { events: recent, whole: true },
         () => 'the recent exchange',
@@ -486,6 +536,22 @@ async function collectCandidates(request: ProjectionRequest, reader: ProjectionS
   }
   candidates.push(
     ...request.sources.map((source, index) => sourceCandidate(ContextSectionKind.EXCERPT, source, eventsOf(citedReads[index]), budget)),
+  );
+  candidates.push(
+    ...recommended.map((range, index): Candidate => {
+      const source = {
+        kind: range.first.id === range.last.id ? SourceKind.SESSION_EVENT : SourceKind.SESSION_EVENTS,
+        relevance: range.reason,
+        first: range.first,
+        last: range.last,
+        handoffManifestId: null,
+        origin: ManifestItemOrigin.RECOMMENDED,
+        score: range.score,
+      };
+      const events = eventsOf(recommendedReads[index]);
+      const read = events?.length ? { events, whole: rangeTokens(range.first, range.last) <= budget } : null;
+      return { ...eventsCandidate(ContextSectionKind.EXCERPT, 'excerpt', source, read, (from, to) => `the excerpt of ${seqSpan(from, to)}`), recommended: true };
+    }),
   );
   return candidates;
 }
@@ -504,6 +570,8 @@ function sourceCandidate(
         first: source.first,
         last: source.last,
         handoffManifestId: source.handoffManifestId,
+        origin: ManifestItemOrigin.CITED,
+        score: null,
       };
       const read = events?.length ? { events, whole: rangeTokens(source.first, source.last) <= budget } : null;
       return eventsCandidate(section, 'excerpt', range, read, (from, to) => `the excerpt of ${seqSpan(from, to)}`);
@@ -531,13 +599,23 @@ function sourceCandidate(
   }
 }
 
-/** A cited (or the recent) range of one session's events, as its manifest items describe it. */
+/** A cited, recent or recommended range of one session's events, as its manifest items describe it. */
 interface EventSource {
   kind: SourceKind;
   relevance: string;
-  first: ProjectedEvent;
-  last: ProjectedEvent;
+  first: EventBounds;
+  last: EventBounds;
   handoffManifestId: string | null;
+  origin: ManifestItemOrigin;
+  score: number | null;
+}
+
+/** The item of the part of `source` from `first` to `last`. */
+function sourceItem(source: EventSource, first: EventBounds, last: EventBounds, status: ManifestItemStatus): ManifestItem {
+  return {
+    ...eventItem(source.kind, source.relevance, first, last, status, source.origin, source.score),
+    handoffManifestId: source.handoffManifestId,
+  };
 }
 
 /** A run of a range's events: one event to show, or events shown already in one place. */
@@ -549,7 +627,7 @@ interface EventRun {
   fresh: boolean;
 }
 
-function seqSpan(from: ProjectedEvent, to: ProjectedEvent): string {
+function seqSpan(from: EventBounds, to: EventBounds): string {
   return from.seq === to.seq ? `seq ${from.seq}` : `seq ${from.seq}-${to.seq}`;
 }
 
@@ -580,9 +658,9 @@ function eventsCandidate(
   tag: string,
   source: EventSource,
   read: { events: ProjectedEvent[]; whole: boolean } | null,
-  whereOf: (from: ProjectedEvent, to: ProjectedEvent) => string,
+  whereOf: (from: EventBounds, to: EventBounds) => string,
 ): Candidate {
-  const omitted = { ...eventItem(source.kind, source.relevance, source.first, source.last, ManifestItemStatus.OMITTED), handoffManifestId: source.handoffManifestId };
+  const omitted = sourceItem(source, source.first, source.last, ManifestItemStatus.OMITTED);
   return {
     section,
     omitted,
@@ -602,7 +680,7 @@ function placeEvents(
   start: number,
   fits: (tokens: number) => boolean,
   shown: ReadonlyMap<string, string>,
-  whereOf: (from: ProjectedEvent, to: ProjectedEvent) => string,
+  whereOf: (from: EventBounds, to: EventBounds) => string,
 ): Placement | null {
   const runs = eventRuns(events, start, shown);
   const relevance = source.relevance.replace(/"/g, "'");
@@ -617,7 +695,7 @@ function placeEvents(
     const head =
       run.from === 0
         ? null
-        : { ...eventItem(source.kind, source.relevance, source.first, events[run.from - 1], ManifestItemStatus.OMITTED), handoffManifestId: source.handoffManifestId };
+        : sourceItem(source, source.first, events[run.from - 1], ManifestItemStatus.OMITTED);
     if (!fits(linesFrom[index])) continue;
     const handle = head ? counted(handleLine(head)) : null;
     const handleCost = handle ? handle.tokens + 1 : 0;
@@ -626,7 +704,7 @@ function placeEvents(
     if (!fits(text.tokens + 1 + handleCost)) continue;
     const fresh = runs.slice(index).flatMap((later) => (later.fresh ? [events[later.from]] : []));
     const part = {
-      ...eventItem(source.kind, source.relevance, from, source.last, ManifestItemStatus.INCLUDED),
+      ...sourceItem(source, from, source.last, ManifestItemStatus.INCLUDED),
       tokenCount: fresh.reduce((sum, event) => sum + event.tokenCount, 0),
       handoffManifestId: head ? null : source.handoffManifestId,
     };
@@ -653,7 +731,7 @@ function assembleContext(
   for (const candidate of candidates) {
     const placement = placed.get(candidate);
     if (placement === undefined) {
-      omittedHandles.push(handleOf(candidate));
+      if (!candidate.recommended) omittedHandles.push(handleOf(candidate));
     } else {
       texts.set(candidate.section, [...(texts.get(candidate.section) ?? []), placement.text]);
       omittedHandles.push(...placement.handles);

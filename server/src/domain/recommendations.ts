@@ -37,6 +37,7 @@ export interface EventBound {
   tokenCount: number;
   /** The session's running token count through this event. */
   tokenTotal: number;
+  hash: string;
 }
 
 /** An event matching the purpose, with its neighbours (itself included) in seq order. */

@@ -2,7 +2,7 @@ import { registerEnumType } from 'type-graphql';
 import { Actor, ContinuationReason, PlanTransfer, SourceKind } from '../domain/continuations';
 import { ErrorCode } from '../domain/errors';
 import { PlanStepStatus } from '../domain/plans';
-import { ContextSectionKind, ManifestItemStatus } from '../domain/projection';
+import { ContextSectionKind, ManifestItemOrigin, ManifestItemStatus } from '../domain/projection';
 import { RunKind, RunStatus } from '../domain/runs';
 import { SearchScope } from '../domain/search';
 import { SessionKind, SessionStatus } from '../domain/sessions';
@@ -133,5 +133,15 @@ registerEnumType(SearchScope, {
     SESSION: { description: 'The given session only.' },
     LINEAGE: { description: "The given session's whole lineage tree: its origin and every continuation, branches included." },
     ACCOUNT: { description: "Every session of the caller's account." },
+  },
+});
+
+registerEnumType(ManifestItemOrigin, {
+  name: 'ManifestItemOrigin',
+  description: 'Who selected a manifest item.',
+  valuesConfig: {
+    CITED: { description: "Named in the continuation's sources (or its pinned resources)." },
+    RUNTIME: { description: 'Added by the runtime: the initiating message, the recent exchange.' },
+    RECOMMENDED: { description: "Chosen by assisted selection for the handoff's purpose and current request." },
   },
 });

@@ -31,6 +31,7 @@ import {
   RECENT_EXCHANGE_EVENTS,
   ResolvedContentSource,
   ResolvedEventSource,
+  RecommendedRange,
   ResolvedSource,
   UnavailableSource,
   compileProjection,
@@ -38,6 +39,7 @@ import {
   manifestHash,
   readStart,
 } from '../domain/projection';
+import { rankedSources } from './recommendations.service';
 import { RunKind } from '../domain/runs';
 import { SessionKind, SessionStatus, TITLE_MAX_CHARS } from '../domain/sessions';
 import { EventKind, GENESIS_HASH } from '../domain/transcript';
@@ -84,6 +86,9 @@ export const DEFAULT_CONTINUATION_POLICY: ContinuationPolicy = {
 const LINEAGE_ID_ALLOWANCE = 24;
 
 /** Tools every agent of this server may call; a successor's identity lists them, recomputed each time. */
+/** Recommendations considered for an assisted continuation: more than any budget holds, so that it is filled. */
+const RECOMMENDED_CANDIDATES = 20;
+
 export const AGENT_TOOLS = ['continue_session', 'read_events', 'search_history', 'read_manifest', 'read_resource', 'read_memory', 'walk_lineage', 'delegate'];
 
 export interface ContinuationResult {
@@ -115,6 +120,8 @@ interface Prepared {
   plan: PlanRevisionEntity | null;
   /** Whether the user wrote in the predecessor since it began, beyond a replayed message. */
   hasNewUserMessage: boolean;
+  /** What assisted selection recommends, when asked for. */
+  recommended: RecommendedRange[];
 }
 
 interface Created extends ContinuationResult {
@@ -258,10 +265,12 @@ export class ContinuationService {
     if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
     if (!isId(input.sessionId)) return notFound();
     const fingerprint = requestFingerprint(input, options.actor);
+    // Read before the lock: events never change, and a recommendation is a suggestion, not a check.
+    const recommended = await this.recommendations(this.dataSource.manager, viewer, input);
     let created: Created | Outcome<ContinuationResult>;
     try {
       created = await inWriteTransaction(this.dataSource, (transaction) =>
-        this.create(transaction, viewer, input, options, fingerprint, branchMessage),
+        this.create(transaction, viewer, input, options, fingerprint, branchMessage, recommended),
       );
     } catch (error) {
       if (error instanceof Refused) return { ok: false, error: error.failure };
@@ -310,6 +319,7 @@ export class ContinuationService {
     options: ContinueOptions,
     fingerprint: string,
     branchMessage: BranchMessage | null,
+    recommended: RecommendedRange[],
   ): Promise<Created | Outcome<ContinuationResult>> {
     const manager = transaction.manager;
     const { predecessor, snapshot, prefetched } = await lockWithSnapshot(
@@ -321,7 +331,7 @@ export class ContinuationService {
     // A call with the same key may have committed while this one waited for the lock.
     if (snapshot.earlierEdgeId) return (await this.replay(manager, viewer, input.idempotencyKey, fingerprint))!;
 
-    const prepared = await this.prepare(manager, viewer, predecessor, input, options, snapshot, branchMessage !== null);
+    const prepared = { ...(await this.prepare(manager, viewer, predecessor, input, options, snapshot, branchMessage !== null)), recommended };
     const { initiating, transferred, plan } = prepared;
     const streak = this.checkRateLimits(predecessor, prepared.hasNewUserMessage, snapshot.recentContinuations);
 
@@ -462,7 +472,10 @@ export class ContinuationService {
     if (!predecessor) return notFound();
     try {
       const snapshot = await continuationSnapshot(manager, this.snapshotQuery(viewer, input));
-      const prepared = await this.prepare(manager, viewer, predecessor, input, { actor: Actor.AGENT }, snapshot, false);
+      const prepared = {
+        ...(await this.prepare(manager, viewer, predecessor, input, { actor: Actor.AGENT }, snapshot, false)),
+        recommended: await this.recommendations(manager, viewer, input),
+      };
       const { projection } = await this.compile(eventReader(manager), viewer, input, predecessor, prepared, prepared.initiating!, {
         edgeId: randomUUID(),
         manifestId: randomUUID(),
@@ -514,7 +527,7 @@ export class ContinuationService {
     options: ContinueOptions,
     snapshot: ContinuationSnapshot,
     branching: boolean,
-  ): Promise<Prepared> {
+  ): Promise<Omit<Prepared, 'recommended'>> {
     const { latestUserMessage, activeRuns, unresolvedToolCallId } = snapshot;
     const initiating = branching ? null : await this.initiatingEvent(manager, predecessor, input.initiatingEventId, latestUserMessage);
     this.assertTurnBoundary(activeRuns, unresolvedToolCallId, options.callerRunId);
@@ -524,6 +537,15 @@ export class ContinuationService {
     // The latest user message is a replay only when nobody wrote since this session was continued into.
     const hasNewUserMessage = latestUserMessage !== null && latestUserMessage.replayOfId === null;
     return { initiating, sources, pins, transferred, plan, hasNewUserMessage };
+  }
+
+  /** With `assist`, the lineage's sources ranked for the handoff's purpose and current request; none otherwise. */
+  private async recommendations(manager: EntityManager, viewer: Viewer, input: ContinueSessionRequest): Promise<RecommendedRange[]> {
+    if (!input.assist) return [];
+    const session = await manager.findOne(SessionEntity, { select: { originId: true }, where: { id: input.sessionId, accountId: viewer.accountId } });
+    if (!session) return [];
+    const purpose = `${input.handoff.purpose} ${input.handoff.currentRequest}`;
+    return rankedSources(manager, viewer.accountId, session.originId, purpose, RECOMMENDED_CANDIDATES);
   }
 
   /** The successor's initial context; refuses (INVALID_INPUT) when the budget cannot hold its fixed part. */
@@ -564,6 +586,7 @@ export class ContinuationService {
         handoff: normalizeHandoff(input.handoff),
         pins: prepared.pins,
         sources: prepared.sources,
+        recommended: prepared.recommended,
         minimumAllowance: LINEAGE_ID_ALLOWANCE,
       },
       reader,

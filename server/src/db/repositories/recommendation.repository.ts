@@ -3,7 +3,7 @@ import { CANDIDATE_HITS, EventBound, Hit, RecalledRange, WINDOW_AFTER, WINDOW_BE
 import { ParsedSearchQuery, SEARCH_CONFIGURATION } from '../../domain/search';
 
 const BOUND = (alias: string) =>
-  `json_build_object('id', ${alias}.id, 'sessionId', ${alias}.session_id, 'seq', ${alias}.seq, 'tokenCount', ${alias}.token_count, 'tokenTotal', ${alias}.token_total)`;
+  `json_build_object('id', ${alias}.id, 'sessionId', ${alias}.session_id, 'seq', ${alias}.seq, 'tokenCount', ${alias}.token_count, 'tokenTotal', ${alias}.token_total, 'hash', ${alias}.hash)`;
 
 /**
  * The lineage's events matching the purpose's words, best first, each with its neighbours and

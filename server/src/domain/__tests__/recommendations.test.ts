@@ -1,6 +1,6 @@
 import { EventBound, Hit, OTHER_HITS_WEIGHT, RECALLED_BASE_SCORE, purposeQuery, rankRanges } from '../recommendations';
 
-const event = (sessionId: string, seq: number): EventBound => ({ id: `${sessionId}-${seq}`, sessionId, seq, tokenCount: 10, tokenTotal: 10 * seq });
+const event = (sessionId: string, seq: number): EventBound => ({ id: `${sessionId}-${seq}`, sessionId, seq, tokenCount: 10, tokenTotal: 10 * seq, hash: `h${seq}` });
 
 function hit(sessionId: string, seq: number, relevance: number, words: string[] = ['export']): Hit {
   return {

@@ -134,4 +134,11 @@ export class ContinueSessionInput {
     description: 'Who decided to continue: AGENT (default), or USER when a person asked for or confirmed it. SYSTEM is refused.',
   })
   actor?: Actor | null;
+
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "Fill the budget left after the cited sources with sources that assisted selection recommends for the handoff's purpose and current request (manifest items with origin RECOMMENDED).",
+  })
+  assist?: boolean | null;
 }

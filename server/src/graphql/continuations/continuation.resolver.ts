@@ -1,7 +1,8 @@
 import { GraphQLResolveInfo } from 'graphql';
-import { Arg, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Float, ID, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubscribeResolverData } from 'type-graphql';
 import { Actor } from '../../domain/continuations';
+import { ManifestItemOrigin, itemOrigin } from '../../domain/projection';
 import type { ContinuationEdgeEntity } from '../../db/entities/continuation-edge.entity';
 import type { EventEntity } from '../../db/entities/event.entity';
 import type { ProjectionManifestEntity } from '../../db/entities/projection-manifest.entity';
@@ -148,5 +149,15 @@ export class ManifestItemResolver {
   async recallCount(@Root() item: ManifestItem, @Ctx() ctx: Context): Promise<number> {
     if (item.manifestId === undefined || item.index === undefined) return 0;
     return (await ctx.loaders.recallCountsByManifestId.load(item.manifestId)).get(item.index) ?? 0;
+  }
+
+  @FieldResolver(() => ManifestItemOrigin, { description: "Who selected this item: the caller's sources, the runtime, or assisted selection." })
+  origin(@Root() item: ManifestItem): ManifestItemOrigin {
+    return itemOrigin(item);
+  }
+
+  @FieldResolver(() => Float, { nullable: true, description: "Assisted selection's relevance score for a RECOMMENDED item; null otherwise." })
+  score(@Root() item: ManifestItem): number | null {
+    return item.score ?? null;
   }
 }

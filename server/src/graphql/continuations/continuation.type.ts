@@ -1,6 +1,6 @@
 import { Field, ID, Int, ObjectType, createUnionType } from 'type-graphql';
 import { Actor, ContinuationReason, PlanTransfer, SourceKind } from '../../domain/continuations';
-import { ContextSectionKind, ManifestItemStatus } from '../../domain/projection';
+import { ContextSectionKind, ManifestItemOrigin, ManifestItemStatus } from '../../domain/projection';
 import type { ContinuationEdgeEntity } from '../../db/entities/continuation-edge.entity';
 import type { RunEntity } from '../../db/entities/run.entity';
 import type { SessionEntity } from '../../db/entities/session.entity';
@@ -101,6 +101,10 @@ export class ManifestItem {
   /** The manifest holding this item and its position there; absent for a preview. */
   manifestId?: string;
   index?: number;
+
+  /** As stored; `ManifestItemResolver` answers the fields, also for manifests stored before they were recorded. */
+  origin?: ManifestItemOrigin;
+  score?: number | null;
 
   @Field(() => String, {
     nullable: true,
