@@ -109,6 +109,10 @@ async function useTheApi(server: TestServer): Promise<void> {
     `query ($input: ContinueSessionInput!) { previewProjection(input: $input) { __typename } }`,
     { input },
   );
+  await client.data(
+    `query ($input: ContinueSessionInput!) { previewProjection(input: $input) { __typename } }`,
+    { input: { ...input, assist: true } },
+  );
   const { continueSession } = await client.data<{ continueSession: { successor: { id: string } } }>(CONTINUE, { input });
   const successor = continueSession.successor.id;
   await settledRuns(client, successor);
