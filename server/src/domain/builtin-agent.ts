@@ -114,11 +114,20 @@ export function continueArguments(facts: TurnFacts, decision: ContinuationDecisi
   const usage = facts.contextUsage;
   const percent = Math.round((usage.tokens / usage.windowTokens) * 100);
   const openSteps = facts.openPlan?.steps.filter((step) => step.status !== 'DONE' && step.status !== 'CANCELLED') ?? [];
+  // What the successor is about, in the conversation's own words: assisted selection ranks the
+  // earlier material by them.
+  const focus = {
+    USER_REQUEST: decision.title,
+    PHASE_CHANGE: decision.title,
+    CONTEXT_PRESSURE: facts.earlierUserMessages.filter((text) => !text.trim().startsWith('/')).slice(-1)[0] ?? facts.sessionTitle,
+    TOPIC_CHANGE: facts.userMessage!.text,
+    OTHER: facts.sessionTitle,
+  }[decision.reason];
   const purpose = {
-    USER_REQUEST: `Carry on with "${facts.sessionTitle}" in a new session, as the user asked.`,
+    USER_REQUEST: `Carry on with "${facts.sessionTitle}" in a new session, as the user asked: ${excerpt(focus, 200)}.`,
     PHASE_CHANGE: `Start the phase "${decision.title}" of "${facts.sessionTitle}".`,
-    CONTEXT_PRESSURE: `Carry on with "${facts.sessionTitle}" in a fresh context: the previous one was ${percent}% full.`,
-    TOPIC_CHANGE: `Take up a new subject that came up in "${facts.sessionTitle}".`,
+    CONTEXT_PRESSURE: `Carry on with "${facts.sessionTitle}" in a fresh context (the previous one was ${percent}% full): ${excerpt(focus, 200)}`,
+    TOPIC_CHANGE: `Take up a new subject that came up in "${facts.sessionTitle}": ${excerpt(focus, 200)}`,
     OTHER: `Carry on with "${facts.sessionTitle}".`,
   }[decision.reason];
   const cautions =
@@ -152,6 +161,8 @@ export function continueArguments(facts: TurnFacts, decision: ContinuationDecisi
         ]
       : [],
     transfer: { plan: facts.openPlan ? 'carry' : 'omit', pendingRuns: facts.pendingRunIds },
+    // Earlier material of the lineage that matches the purpose fills what the budget leaves.
+    assist: true,
   };
 }
 
