@@ -4,9 +4,12 @@
  *
  * Facts pair a system with one of five attributes (where it writes, how often it runs, who owns
  * it, its rate limit, how long it keeps logs). The request for a fact names the system a little
- * differently and asks for the attribute with other words ("owned by" becomes "responsible for"),
- * as people ask. Chatter mentions the same systems without stating the facts, so a request's
- * words also match events that do not answer it.
+ * differently and asks in other words, sharing with the fact the attribute's noun or verb but not
+ * the sentence ("the nightly export job writes to the eu-west bucket" and, much later, "which
+ * bucket does the nightly export output land in?"). Chatter mentions the same systems without
+ * stating the facts, about eighteen times each, so a request's words also match many events that
+ * do not answer it. A request sharing no word with its fact but the system's name would be found
+ * only by chance among those: lexical search cannot tell them apart, and this corpus does not pretend otherwise.
  */
 
 /** A small, fast, seedable generator (mulberry32). */
@@ -95,22 +98,22 @@ const ATTRIBUTES: Attribute[] = [
   },
   {
     fact: (system, value) => `We agreed the ${system} runs every ${value}.`,
-    request: (system) => `How often is the ${system} scheduled?`,
+    request: (system) => `How often does the ${system} run these days?`,
     values: SCHEDULES,
   },
   {
     fact: (system, value) => `The ${system} is owned by the ${value} team from now on.`,
-    request: (system) => `Which team is responsible for the ${system}?`,
+    request: (system) => `Which team owns the ${system} now?`,
     values: TEAMS,
   },
   {
     fact: (system, value) => `Note that the ${system} is capped at ${value} requests per second.`,
-    request: (system) => `What rate limit applies to the ${system}?`,
+    request: (system) => `How many requests per second may the ${system} make?`,
     values: LIMITS,
   },
   {
     fact: (system, value) => `Decision: the ${system} keeps its logs for ${value} days.`,
-    request: (system) => `How long do we retain the logs of the ${system}?`,
+    request: (system) => `For how many days are the ${system} logs kept?`,
     values: RETENTION,
   },
 ];

@@ -9,6 +9,8 @@ import { CountedText, countJoinedTokens, countRecurringTokens, countTokens, TOKE
 export const COMPILER_VERSION = 'projection-compiler/2';
 export const MODEL_VERSION = TOKENIZER;
 export const DEFAULT_TOKEN_BUDGET = 8_000;
+/** With assisted selection, the most of the optional budget one cited excerpt takes. */
+export const ASSISTED_CITED_SHARE = 0.5;
 /** How far back the recent exchange looks, in events before the initiating message. */
 export const RECENT_EXCHANGE_EVENTS = 8;
 
@@ -446,9 +448,15 @@ export async function compileProjection(
       remaining -
         candidates.slice(index + 1).reduce((sum, later) => (later.recommended ? sum : sum + handleOf(later).tokens + 1), 0);
   const shown = new Map<string, string>([[initiating.id, 'the initiating message']]);
+  // With recommendations, one cited excerpt may not take the whole budget: a longer one keeps the
+  // end that fits its share, and the recommendations fill what is left.
+  const citedShare = candidates.some((candidate) => candidate.recommended)
+    ? Math.floor(ASSISTED_CITED_SHARE * (request.tokenBudget - minimum))
+    : Infinity;
   for (const [index, candidate] of candidates.entries()) {
     boundsAfter -= handleBounds[index];
-    const placement = candidate.place((tokens) => fitsWithLaterHandles(tokens, index), shown);
+    const share = candidate.section === ContextSectionKind.EXCERPT && !candidate.recommended ? citedShare : Infinity;
+    const placement = candidate.place((tokens) => tokens <= share && fitsWithLaterHandles(tokens, index), shown);
     if (!placement || (candidate.recommended && !placement.shows?.eventIds.length)) continue;
     placed.set(candidate, placement);
     remaining -= placementCost(placement);
