@@ -1,0 +1,181 @@
+import './production';
+import 'reflect-metadata';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Pool } from 'pg';
+import { startApp } from '../server/src/app';
+import { DEFAULT_AGENT_CONFIG } from '../server/src/config';
+import { parseSearchQuery } from '../server/src/domain/search';
+import { EventKind, eventTokenCount } from '../server/src/domain/transcript';
+import { DEFAULT_CONTINUATION_POLICY } from '../server/src/services/continuations.service';
+import { generateCorpus } from './corpus';
+import { createBenchDatabase } from './database';
+import { GraphQLClient } from './graphql';
+import { fixed, median, percentile, spread, table } from './stats';
+import { chainMessages, insertMessages } from './transcript';
+
+/**
+ * searchEvents as an account grows: the same 50 fact queries over the whole account at 10,000
+ * and at 1,000,000 events, beside the ranking query written by hand on the same tables. The
+ * events are the seeded corpus's conversation, repeated with other seeds until the size is
+ * reached, written in bulk with the server's own hash and token functions.
+ */
+const SIZES = [10_000, Number(process.env.SEARCH_LARGE_EVENTS ?? 1_000_000)];
+const SESSION_EVENTS = 1_000;
+const ROUNDS = 3;
+const SCALE_TARGET = 3;
+const RAW_TARGET = 2;
+
+const log = (message: string) => process.stderr.write(`${message}\n`);
+
+const SEARCH = `query ($query: String!) { searchEvents(query: $query, scope: ACCOUNT, first: 10) {
+  totalCount edges { node { score snippet event { id } } }
+} }`;
+
+/** The least the database must do for the same page: rank every match of the account, keep the best ten. */
+const RAW = `SELECT id, ts_rank_cd(search_vector, websearch_to_tsquery('english', $2), 1) AS rank
+  FROM events WHERE account_id = $1 AND search_vector @@ websearch_to_tsquery('english', $2)
+  ORDER BY rank DESC, id DESC LIMIT 10`;
+
+const tokens = new Map<string, number>();
+const tokensOf = (text: string) => {
+  let count = tokens.get(text);
+  if (count === undefined) {
+    count = eventTokenCount(text, null);
+    tokens.set(text, count);
+  }
+  return count;
+};
+
+/** `count` events in sessions of SESSION_EVENTS, the corpus's messages in order, seed after seed. */
+async function fill(sql: Pool, accountId: string, count: number): Promise<string[]> {
+  const texts: string[] = [];
+  for (let seed = 1; texts.length < count; seed++) texts.push(...generateCorpus(seed).sessions.flat());
+  const requests = generateCorpus(1).facts.map((fact) => fact.request);
+  for (let offset = 0; offset < count; offset += SESSION_EVENTS) {
+    const sessionId = randomUUID();
+    const started = Date.now();
+    const rows = chainMessages(
+      sessionId,
+      texts.slice(offset, Math.min(count, offset + SESSION_EVENTS)).map((text, index) => ({
+        kind: EventKind.USER_MESSAGE,
+        text,
+        tokenCount: tokensOf(text),
+        createdAt: new Date(started + index),
+      })),
+    );
+    const last = rows[rows.length - 1];
+    await sql.query(
+      `INSERT INTO sessions (id, account_id, kind, status, title, created_at, event_count, token_count, last_event_hash, origin_id)
+       VALUES ($1, $2, 'ROOT', 'ACTIVE', 'Operations', now(), $3, $4, $5, $1)`,
+      [sessionId, accountId, rows.length, last.tokenTotal, last.hash],
+    );
+    await insertMessages(sql, accountId, rows);
+    if ((offset / SESSION_EVENTS) % 100 === 99) log(`  ${offset + SESSION_EVENTS} events...`);
+  }
+  return requests;
+}
+
+async function main() {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    console.error('Set DATABASE_URL to a PostgreSQL server URL; the benchmark creates and drops a database of its own there.');
+    process.exit(2);
+  }
+  const database = await createBenchDatabase(serverUrl);
+  const app = await startApp({
+    host: '127.0.0.1',
+    port: 0,
+    databaseUrl: database.url,
+    dataDir: tmpdir(),
+    bootstrapApiKey: `sck_search_${randomBytes(16).toString('hex')}`,
+    development: false,
+    clientDist: path.join(tmpdir(), 'sc-bench-no-client'),
+    poolSize: 4,
+    continuationPolicy: DEFAULT_CONTINUATION_POLICY,
+    agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none' },
+  });
+  const sql = new Pool({ connectionString: database.url, max: 2 });
+  const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
+  const clients: GraphQLClient[] = [];
+  try {
+    const accounts: { size: number; id: string; client: GraphQLClient; queries: string[] }[] = [];
+    for (const size of SIZES) {
+      const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string } } }>(
+        'mutation ($name: String!) { createAccount(name: $name) { apiKey account { id } } }',
+        { name: `search ${size}` },
+      );
+      const client = new GraphQLClient(app.url, createAccount.apiKey);
+      clients.push(client);
+      log(`Writing ${size} events...`);
+      const queries = await fill(sql, createAccount.account.id, size);
+      accounts.push({ size, id: createAccount.account.id, client, queries });
+    }
+    await sql.query('ANALYZE');
+    const rows: { size: number; round: number; serverMs: number; serverP99: number; rawMs: number; matches: number }[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const account of accounts) {
+        log(`Round ${round}: ${account.queries.length} queries at ${account.size} events...`);
+        const serverTimes: number[] = [];
+        const rawTimes: number[] = [];
+        const matches: number[] = [];
+        for (const query of account.queries) {
+          // The two sides alternate, query by query, so that both see the same moments of the machine.
+          let started = performance.now();
+          const { searchEvents } = await account.client.data<{ searchEvents: { totalCount: number } }>(SEARCH, { query });
+          serverTimes.push(performance.now() - started);
+          matches.push(searchEvents.totalCount);
+          const parsed = parseSearchQuery(query);
+          if (!parsed.ok) throw new Error(parsed.error.message);
+          started = performance.now();
+          await sql.query(RAW, [account.id, parsed.value.anyWords]);
+          rawTimes.push(performance.now() - started);
+        }
+        rows.push({
+          size: account.size,
+          round,
+          serverMs: median(serverTimes),
+          serverP99: percentile(serverTimes, 99),
+          rawMs: median(rawTimes),
+          matches: median(matches),
+        });
+      }
+    }
+    console.log(`\nsearchEvents (scope ACCOUNT, first 10) over HTTP vs the hand-written ts_rank_cd query, median of 50 queries per round\n`);
+    console.log(
+      table(
+        ['round', 'events', 'median matches', 'server p50 ms', 'server p99 ms', 'raw p50 ms', 'server / raw'],
+        rows.map((row) => [
+          String(row.round),
+          String(row.size),
+          String(row.matches),
+          fixed(row.serverMs, 2),
+          fixed(row.serverP99, 2),
+          fixed(row.rawMs, 2),
+          fixed(row.serverMs / row.rawMs, 2),
+        ]),
+      ),
+    );
+    const [small, large] = SIZES;
+    const byRound = (size: number) => rows.filter((row) => row.size === size);
+    const growth = spread(byRound(large).map((row, index) => row.serverMs / byRound(small)[index].serverMs));
+    const overRaw = spread(byRound(large).map((row) => row.serverMs / row.rawMs));
+    console.log(
+      `\nserver p50 at ${large} / at ${small}: ${fixed(growth.min, 2)} / ${fixed(growth.median, 2)} / ${fixed(growth.max, 2)}; ` +
+        `target <= ${SCALE_TARGET}: ${growth.median <= SCALE_TARGET ? 'met' : 'NOT MET'}` +
+        `\nserver / raw at ${large}: ${fixed(overRaw.min, 2)} / ${fixed(overRaw.median, 2)} / ${fixed(overRaw.max, 2)}; ` +
+        `target <= ${RAW_TARGET}: ${overRaw.median <= RAW_TARGET ? 'met' : 'NOT MET'}`,
+    );
+  } finally {
+    [admin, ...clients].forEach((client) => client.close());
+    await sql.end();
+    await app.close();
+    await database.drop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
