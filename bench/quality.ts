@@ -1,15 +1,10 @@
 import './production';
 import 'reflect-metadata';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { startApp } from '../server/src/app';
-import { DEFAULT_AGENT_CONFIG } from '../server/src/config';
-import { DEFAULT_CONTINUATION_POLICY } from '../server/src/services/continuations.service';
 import { Corpus, generateCorpus } from './corpus';
-import { createBenchDatabase } from './database';
 import { GraphQLClient } from './graphql';
+import { log, runOnNewDatabase, startBenchServer } from './harness';
 import { postOverHttp } from './post-message';
 import { fixed, spread, table } from './stats';
 
@@ -26,8 +21,6 @@ const SEEDS = (process.env.QUALITY_SEEDS ?? '1,2,3').split(',').map(Number);
 const ASSIST_TARGET = 0.9;
 const ASSIST_OVER_TAIL = 3;
 const RECALL_TARGET = 0.95;
-
-const log = (message: string) => process.stderr.write(`${message}\n`);
 
 const PREVIEW = `query ($input: ContinueSessionInput!) { previewProjection(input: $input) {
   __typename
@@ -214,26 +207,9 @@ function report(results: Measured[]) {
   );
 }
 
-async function main() {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    console.error('Set DATABASE_URL to a PostgreSQL server URL; the benchmark creates and drops a database of its own there.');
-    process.exit(2);
-  }
-  const database = await createBenchDatabase(serverUrl);
-  const app = await startApp({
-    host: '127.0.0.1',
-    port: 0,
-    databaseUrl: database.url,
-    dataDir: tmpdir(),
-    bootstrapApiKey: `sck_quality_${randomBytes(16).toString('hex')}`,
-    development: false,
-    clientDist: path.join(tmpdir(), 'sc-bench-no-client'),
-    poolSize: 4,
-    continuationPolicy: DEFAULT_CONTINUATION_POLICY,
-    agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none' },
-  });
-  const sql = new Pool({ connectionString: database.url, max: 2 });
+runOnNewDatabase(async (databaseUrl) => {
+  const app = await startBenchServer(databaseUrl, { poolSize: 4 });
+  const sql = new Pool({ connectionString: databaseUrl, max: 2 });
   const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
   try {
     const results: Measured[] = [];
@@ -252,11 +228,5 @@ async function main() {
     admin.close();
     await sql.end();
     await app.close();
-    await database.drop();
   }
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
 });

@@ -1,14 +1,11 @@
 import './production';
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { Pool } from 'pg';
-import { RunningApp, startApp } from '../server/src/app';
-import { DEFAULT_AGENT_CONFIG } from '../server/src/config';
-import { DEFAULT_CONTINUATION_POLICY } from '../server/src/services/continuations.service';
+import type { RunningApp } from '../server/src/app';
 import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, preparePredecessors, readManifestTemplate } from './continue-session';
-import { createBenchDatabase, withClient } from './database';
+import { withClient } from './database';
+import { log, runOnNewDatabase, startBenchServer } from './harness';
 import { GraphQLClient } from './graphql';
 import { benchCompile, reportCompile } from './compile';
 import { alternatingMedians, buildChain, lineageInSql, lineageOverHttp } from './lineage';
@@ -29,8 +26,6 @@ const LINEAGE_RUNS = 30;
 const LINEAGE_WARMUP = 3;
 const CONTINUE_TARGET = 0.5;
 const LINEAGE_TARGET = 2;
-
-const log = (message: string) => process.stderr.write(`${message}\n`);
 
 const SECTIONS = ['continue', 'message', 'lineage', 'compile'] as const;
 type Section = (typeof SECTIONS)[number];
@@ -54,12 +49,8 @@ interface ContinueRound {
   raw: Throughput;
 }
 
-interface MessageRound {
-  round: number;
-  clients: number;
-  server: Throughput;
-  raw: Throughput;
-}
+/** A round of the postMessage measurement: the same shape as a continueSession round. */
+type MessageRound = ContinueRound;
 
 /** Messages timed per round at each concurrency. */
 const MESSAGE_OPERATIONS: Record<number, number> = { 1: 200, 4: 400, 16: 800 };
@@ -171,19 +162,24 @@ async function prepareMessages(app: RunningApp, setup: Pool, databaseUrl: string
 }
 
 function reportMessages(rounds: MessageRound[], { serverQueries, rawStatements }: { serverQueries: number; rawStatements: number }) {
-  const ratio = (row: MessageRound) => row.server.opsPerSecond / row.raw.opsPerSecond;
   console.log(
     `\npostMessage: server (GraphQL over HTTP, queuing the agent's turn) vs raw (one hand-written SQL transaction through pg:` +
       ` lock the session, insert the event, update the counters, queue the run)` +
       `\nserver: ${fixed(serverQueries)} database queries per request; raw: ${rawStatements} statements\n`,
   );
+  reportThroughputRounds('postMessage', rounds, MESSAGE_OPERATIONS, MESSAGE_TARGET);
+}
+
+/** A server-against-raw throughput table, round by round, and each concurrency's ratios with the target at the highest. */
+function reportThroughputRounds(operation: string, rounds: ContinueRound[], operations: Record<number, number>, target: number) {
+  const ratio = (row: ContinueRound) => row.server.opsPerSecond / row.raw.opsPerSecond;
   console.log(
     table(
       ['round', 'clients', 'ops', 'server ops/s', 'p50 ms', 'p99 ms', 'raw ops/s', 'p50 ms', 'p99 ms', 'ratio'],
       rounds.map((row) => [
         String(row.round),
         String(row.clients),
-        String(MESSAGE_OPERATIONS[row.clients]),
+        String(operations[row.clients]),
         fixed(row.server.opsPerSecond),
         fixed(row.server.p50Ms),
         fixed(row.server.p99Ms),
@@ -194,14 +190,14 @@ function reportMessages(rounds: MessageRound[], { serverQueries, rawStatements }
       ]),
     ),
   );
-  console.log(`\npostMessage server/raw throughput ratio over ${ROUNDS} rounds\n`);
+  console.log(`\n${operation} server/raw throughput ratio over ${ROUNDS} rounds\n`);
   console.log(
     table(
       ['clients', 'min / median / max', 'target'],
       CONCURRENCIES.map((clients) => {
         const ratios = spread(rounds.filter((row) => row.clients === clients).map(ratio));
-        const target = clients === MAX_CLIENTS ? `>= ${MESSAGE_TARGET}: ${ratios.median >= MESSAGE_TARGET ? 'met' : 'NOT MET'}` : '';
-        return [String(clients), ratioCell(ratios), target];
+        const met = clients === MAX_CLIENTS ? `>= ${target}: ${ratios.median >= target ? 'met' : 'NOT MET'}` : '';
+        return [String(clients), ratioCell(ratios), met];
       }),
     ),
   );
@@ -221,22 +217,9 @@ async function prepareLineage(app: RunningApp, client: GraphQLClient, setup: Poo
 async function bench(databaseUrl: string, sections: Set<Section>) {
   // The machine may be shared: the report says how busy it was.
   const loadAverage = loadavg()[0].toFixed(1);
-  const app: RunningApp = await startApp({
-    host: '127.0.0.1',
-    port: 0,
-    databaseUrl,
-    // Unused: the bootstrap key is given, and nothing else is stored on disk with PostgreSQL.
-    dataDir: tmpdir(),
-    bootstrapApiKey: `sck_bench_${randomBytes(16).toString('hex')}`,
-    development: false,
-    clientDist: path.join(tmpdir(), 'sc-bench-no-client'),
-    poolSize: MAX_CLIENTS,
-    // The default limits: continuations are spread over enough accounts that none comes near them.
-    continuationPolicy: DEFAULT_CONTINUATION_POLICY,
-    // Every message queues the agent's turn, as with an agent configured, but no worker of this
-    // process executes runs (as an API-only process): the raw sides write the runs as queued too.
-    agent: { ...DEFAULT_AGENT_CONFIG, provider: 'builtin', concurrency: 0 },
-  });
+  // Every message queues the agent's turn, as with an agent configured, but no worker of this
+  // process executes runs (as an API-only process): the raw sides write the runs as queued too.
+  const app = await startBenchServer(databaseUrl, { poolSize: MAX_CLIENTS, agent: { provider: 'builtin', concurrency: 0 } });
   const setup = new Pool({ connectionString: databaseUrl, max: 2 });
   const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
   const accounts: BenchAccount[] = [];
@@ -347,41 +330,12 @@ interface ContinueReport {
 }
 
 function reportContinue({ continueRounds, continueQueries, rawStatements, manifest }: ContinueReport) {
-  const ratio = (row: ContinueRound) => row.server.opsPerSecond / row.raw.opsPerSecond;
   console.log(
     `\ncontinueSession: server (GraphQL over HTTP, in-process) vs raw (one hand-written SQL transaction through pg)` +
       `\nserver: ${fixed(continueQueries)} database queries per request; raw: ${rawStatements} statements; manifest JSON ${fixed(manifest.size / 1024)} KB` +
       `\nratio = server ops/s / raw ops/s\n`,
   );
-  console.log(
-    table(
-      ['round', 'clients', 'ops', 'server ops/s', 'p50 ms', 'p99 ms', 'raw ops/s', 'p50 ms', 'p99 ms', 'ratio'],
-      continueRounds.map((row) => [
-        String(row.round),
-        String(row.clients),
-        String(OPERATIONS[row.clients]),
-        fixed(row.server.opsPerSecond),
-        fixed(row.server.p50Ms),
-        fixed(row.server.p99Ms),
-        fixed(row.raw.opsPerSecond),
-        fixed(row.raw.p50Ms),
-        fixed(row.raw.p99Ms),
-        fixed(ratio(row), 2),
-      ]),
-    ),
-  );
-
-  console.log(`\nserver/raw throughput ratio over ${ROUNDS} rounds\n`);
-  console.log(
-    table(
-      ['clients', 'min / median / max', 'target'],
-      CONCURRENCIES.map((clients) => {
-        const ratios = spread(continueRounds.filter((row) => row.clients === clients).map(ratio));
-        const target = clients === MAX_CLIENTS ? `>= ${CONTINUE_TARGET}: ${ratios.median >= CONTINUE_TARGET ? 'met' : 'NOT MET'}` : '';
-        return [String(clients), ratioCell(ratios), target];
-      }),
-    ),
-  );
+  reportThroughputRounds('continueSession', continueRounds, OPERATIONS, CONTINUE_TARGET);
 }
 
 function reportLineage(lineageRounds: LineageRound[], lineageQueries: number) {
@@ -402,24 +356,5 @@ function reportLineage(lineageRounds: LineageRound[], lineageQueries: number) {
   );
 }
 
-async function main() {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    console.error('Set DATABASE_URL to a PostgreSQL server URL; the benchmark creates and drops a database of its own there.');
-    process.exit(2);
-  }
-  const sections = selectedSections();
-  const started = performance.now();
-  const database = await createBenchDatabase(serverUrl);
-  try {
-    await bench(database.url, sections);
-  } finally {
-    await database.drop();
-  }
-  log(`\nDone in ${((performance.now() - started) / 1000).toFixed(0)} s.`);
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+const sections = selectedSections();
+runOnNewDatabase((databaseUrl) => bench(databaseUrl, sections));

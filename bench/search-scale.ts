@@ -1,17 +1,12 @@
 import './production';
 import 'reflect-metadata';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { startApp } from '../server/src/app';
-import { DEFAULT_AGENT_CONFIG } from '../server/src/config';
 import { parseSearchQuery } from '../server/src/domain/search';
 import { EventKind, eventTokenCount } from '../server/src/domain/transcript';
-import { DEFAULT_CONTINUATION_POLICY } from '../server/src/services/continuations.service';
 import { generateCorpus } from './corpus';
-import { createBenchDatabase } from './database';
 import { GraphQLClient } from './graphql';
+import { log, runOnNewDatabase, startBenchServer } from './harness';
 import { fixed, median, percentile, spread, table } from './stats';
 import { chainMessages, insertMessages } from './transcript';
 
@@ -26,8 +21,6 @@ const SESSION_EVENTS = 1_000;
 const ROUNDS = 3;
 const SCALE_TARGET = 3;
 const RAW_TARGET = 2;
-
-const log = (message: string) => process.stderr.write(`${message}\n`);
 
 const SEARCH = `query ($query: String!) { searchEvents(query: $query, scope: ACCOUNT, first: 10) {
   totalCount edges { node { score snippet event { id } } }
@@ -77,26 +70,9 @@ async function fill(sql: Pool, accountId: string, count: number): Promise<string
   return requests;
 }
 
-async function main() {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    console.error('Set DATABASE_URL to a PostgreSQL server URL; the benchmark creates and drops a database of its own there.');
-    process.exit(2);
-  }
-  const database = await createBenchDatabase(serverUrl);
-  const app = await startApp({
-    host: '127.0.0.1',
-    port: 0,
-    databaseUrl: database.url,
-    dataDir: tmpdir(),
-    bootstrapApiKey: `sck_search_${randomBytes(16).toString('hex')}`,
-    development: false,
-    clientDist: path.join(tmpdir(), 'sc-bench-no-client'),
-    poolSize: 4,
-    continuationPolicy: DEFAULT_CONTINUATION_POLICY,
-    agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none' },
-  });
-  const sql = new Pool({ connectionString: database.url, max: 2 });
+runOnNewDatabase(async (databaseUrl) => {
+  const app = await startBenchServer(databaseUrl, { poolSize: 4 });
+  const sql = new Pool({ connectionString: databaseUrl, max: 2 });
   const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
   const clients: GraphQLClient[] = [];
   try {
@@ -171,11 +147,5 @@ async function main() {
     [admin, ...clients].forEach((client) => client.close());
     await sql.end();
     await app.close();
-    await database.drop();
   }
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
 });

@@ -1,14 +1,10 @@
 import './production';
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { Pool } from 'pg';
-import { RunningApp, startApp } from '../server/src/app';
-import { DEFAULT_AGENT_CONFIG } from '../server/src/config';
-import { DEFAULT_CONTINUATION_POLICY } from '../server/src/services/continuations.service';
+import type { RunningApp } from '../server/src/app';
 import { continueInSql, continueOverHttp, Predecessor, preparePredecessors, readManifestTemplate } from './continue-session';
-import { createBenchDatabase } from './database';
+import { log, runOnNewDatabase, startBenchServer } from './harness';
 import { GraphQLClient } from './graphql';
 import { MESSAGE_TEXTS, postOverHttp } from './post-message';
 import { fixed, measure, table, Throughput } from './stats';
@@ -28,8 +24,6 @@ const MESSAGES_AFTER = 3;
 const WARMUP = 320;
 const FLAT_TARGET = 0.8;
 const RAW_TARGET = 0.5;
-
-const log = (message: string) => process.stderr.write(`${message}\n`);
 
 interface Account {
   id: string;
@@ -143,19 +137,8 @@ async function rawContinueLimit(databaseUrl: string, accounts: Account[]): Promi
 
 async function soak(databaseUrl: string) {
   const loadAverage = loadavg()[0].toFixed(1);
-  const app = await startApp({
-    host: '127.0.0.1',
-    port: 0,
-    databaseUrl,
-    dataDir: tmpdir(),
-    bootstrapApiKey: `sck_soak_${randomBytes(16).toString('hex')}`,
-    development: false,
-    clientDist: path.join(tmpdir(), 'sc-bench-no-client'),
-    poolSize: CLIENTS,
-    continuationPolicy: DEFAULT_CONTINUATION_POLICY,
-    // No agent answers: every predecessor stays at a turn boundary, ready to be continued.
-    agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none' },
-  });
+  // No agent answers: every predecessor stays at a turn boundary, ready to be continued.
+  const app = await startBenchServer(databaseUrl, { poolSize: CLIENTS });
   const accounts = await newAccounts(app, 'soak');
   const rawAccounts = await newAccounts(app, 'soak raw');
   const stats = new Pool({ connectionString: databaseUrl, max: 1 });
@@ -228,23 +211,4 @@ function report(windows: Window[], raw: Throughput, start: { rssMb: number; heap
   );
 }
 
-async function main() {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    console.error('Set DATABASE_URL to a PostgreSQL server URL; the soak creates and drops a database of its own there.');
-    process.exit(2);
-  }
-  const started = performance.now();
-  const database = await createBenchDatabase(serverUrl);
-  try {
-    await soak(database.url);
-  } finally {
-    await database.drop();
-  }
-  log(`\nDone in ${((performance.now() - started) / 1000).toFixed(0)} s.`);
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runOnNewDatabase(soak);

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { RunningApp, startApp } from '../server/src/app';
+import { AgentConfig, DEFAULT_AGENT_CONFIG } from '../server/src/config';
+import { DEFAULT_CONTINUATION_POLICY } from '../server/src/services/continuations.service';
+import { createBenchDatabase } from './database';
+
+export const log = (message: string) => process.stderr.write(`${message}\n`);
+
+/**
+ * The real server in this process, as `npm start` runs it, on `databaseUrl`, with the default
+ * continuation limits and no agent unless one is given.
+ */
+export function startBenchServer(databaseUrl: string, options: { poolSize: number; agent?: Partial<AgentConfig> }): Promise<RunningApp> {
+  return startApp({
+    host: '127.0.0.1',
+    port: 0,
+    databaseUrl,
+    // Unused: the bootstrap key is given, and nothing else is stored on disk with PostgreSQL.
+    dataDir: tmpdir(),
+    bootstrapApiKey: `sck_bench_${randomBytes(16).toString('hex')}`,
+    development: false,
+    clientDist: path.join(tmpdir(), 'sc-bench-no-client'),
+    poolSize: options.poolSize,
+    continuationPolicy: DEFAULT_CONTINUATION_POLICY,
+    agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none', ...options.agent },
+  });
+}
+
+/**
+ * Runs a benchmark on a new database beside the one DATABASE_URL names (which it never writes
+ * to), drops it afterwards, also after a failure, and exits non-zero only when something failed.
+ */
+export function runOnNewDatabase(bench: (databaseUrl: string) => Promise<void>): void {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    console.error('Set DATABASE_URL to a PostgreSQL server URL; the benchmark creates and drops a database of its own there.');
+    process.exit(2);
+  }
+  const started = performance.now();
+  (async () => {
+    const database = await createBenchDatabase(serverUrl);
+    try {
+      await bench(database.url);
+    } finally {
+      await database.drop();
+    }
+    log(`\nDone in ${((performance.now() - started) / 1000).toFixed(0)} s.`);
+  })().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
