@@ -236,6 +236,7 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
     // Every message queues the agent's turn, as with an agent configured, but no worker of this
     // process executes runs (as an API-only process): the raw sides write the runs as queued too.
     agent: { ...DEFAULT_AGENT_CONFIG, provider: 'builtin', concurrency: 0 },
+    logLevel: 'warn',
   });
   const setup = new Pool({ connectionString: databaseUrl, max: 2 });
   const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);

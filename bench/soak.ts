@@ -155,6 +155,7 @@ async function soak(databaseUrl: string) {
     continuationPolicy: DEFAULT_CONTINUATION_POLICY,
     // No agent answers: every predecessor stays at a turn boundary, ready to be continued.
     agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none' },
+    logLevel: 'warn',
   });
   const accounts = await newAccounts(app, 'soak');
   const rawAccounts = await newAccounts(app, 'soak raw');

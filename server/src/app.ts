@@ -24,6 +24,7 @@ import { OpenAIProvider } from './runtime/providers/openai-provider';
 import { RecallTools } from './runtime/tools';
 import { TurnRunner } from './runtime/turn';
 import { AgentWorker } from './runtime/worker';
+import { createLogger, useLogger } from './logger';
 
 export interface RunningApp {
   /** Base URL, e.g. http://127.0.0.1:4000 */
@@ -44,6 +45,7 @@ export interface RunningApp {
  * @throws DatabaseStartError when the database is unreachable or a migration fails.
  */
 export async function startApp(config: AppConfig): Promise<RunningApp> {
+  useLogger(createLogger({ level: config.logLevel ?? 'info', pretty: config.development, destination: config.logDestination }));
   const database = await openDatabase(config);
   let crossProcess: PostgresEventTarget | null = null;
   try {
