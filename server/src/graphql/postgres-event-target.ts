@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { CountingEventTarget } from './pubsub';
 import { logger } from '../logger';
+import { metrics } from '../metrics';
 
 /** The LISTEN/NOTIFY channel the processes of one database share. */
 export const PUBSUB_CHANNEL = 'session_continuation_pubsub';
@@ -229,6 +230,7 @@ export class PostgresEventTarget extends CountingEventTarget {
         continue;
       }
       if (this.closing) return;
+      metrics.pubSubReconnects.inc();
       logger.info('The pub/sub connection to PostgreSQL is back; subscribers catch up');
       this.catchUp(since);
       return;
@@ -243,7 +245,7 @@ export class PostgresEventTarget extends CountingEventTarget {
         .then(
           (missed) => {
             for (const detail of missed) {
-              if (!this.delivered.has(this.deliveryKey(type, detail))) this.deliver(type, detail);
+              if (!this.delivered.has(this.deliveryKey(type, detail))) this.deliver(type, detail, 'catch_up');
             }
           },
           (error) => logger.error({ err: error, type }, 'Catching up after a reconnect failed'),
@@ -256,7 +258,8 @@ export class PostgresEventTarget extends CountingEventTarget {
   }
 
   /** Delivers to this process's subscribers only, remembering it for a later catch-up. */
-  private deliver(type: string, detail: unknown): void {
+  private deliver(type: string, detail: unknown, source: 'local' | 'remote' | 'catch_up'): void {
+    metrics.pubSubDeliveries.inc({ source });
     if (this.hasListeners(type)) this.delivered.set(this.deliveryKey(type, detail), Date.now());
     super.dispatchEvent(new CustomEvent(type, { detail }));
   }
@@ -282,7 +285,7 @@ export class PostgresEventTarget extends CountingEventTarget {
 
   dispatchEvent(event: Event): boolean {
     const { type, detail } = event as CustomEvent;
-    this.deliver(type, detail);
+    this.deliver(type, detail, 'local');
     if (!this.hasPeers) return true;
     this.queued.push({ from: this.processId, type, compacted: this.codec.compact(type, detail) });
     if (this.queued.length > MAX_QUEUED_WHILE_DOWN) {
@@ -370,7 +373,7 @@ export class PostgresEventTarget extends CountingEventTarget {
       .then(() => this.codec.restore(type, compacted))
       .then(
         (detail) => {
-          if (detail != null) this.deliver(type, detail);
+          if (detail != null) this.deliver(type, detail, 'remote');
         },
         // Subscribers tolerate a missing event: the transcript stream fills gaps from the database.
         (error) => logger.error({ err: error }, 'Restoring a published payload failed'),

@@ -24,6 +24,8 @@ import type { ReadinessReport } from './readiness';
 import { prepareOperation } from './ws-operation';
 import { logger } from '../logger';
 import { requestIdOf, requestLog, requestLogger, unexpectedErrorLog } from './request-log';
+import { measureRequest, metricsRoute, operationMetrics } from './metrics-route';
+import { metrics } from '../metrics';
 
 export interface HttpServerOptions {
   host: string;
@@ -36,6 +38,8 @@ export interface HttpServerOptions {
   /** What `/readyz` reports: whether the database and cross-process delivery work. */
   readiness(): Promise<ReadinessReport>;
   corsOrigins?: CorsOrigins;
+  /** When set, `/metrics` answers only requests bearing it. */
+  metricsToken?: string;
 }
 
 export interface RunningHttpServer {
@@ -84,11 +88,27 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     verifyClient: ({ origin, req }, allow) =>
       webSocketOriginAllowed(corsOrigins, origin, req.headers.host) ? allow(true) : allow(false, 403, 'Origin not allowed'),
   });
+  wsServer.on('connection', (socket) => {
+    metrics.webSocketConnections.inc();
+    socket.once('close', () => metrics.webSocketConnections.dec());
+  });
+  // Operation ids of each connection that are streaming a subscription now.
+  const streaming = new WeakMap<object, Set<string>>();
 
   const wsServerCleanup = useServer<Record<string, unknown>, { viewer: Viewer }>(
     {
       schema,
       onSubscribe: (_ctx, _id, payload) => prepareOperation(schema, payload),
+      onOperation: (ctx, id, _payload, _args, result) => {
+        // A subscription the client stopped while it was starting never streams.
+        if (!(Symbol.asyncIterator in result) || !(id in ctx.subscriptions)) return;
+        const ids = streaming.get(ctx) ?? new Set<string>();
+        streaming.set(ctx, ids.add(id));
+        metrics.activeSubscriptions.inc();
+      },
+      onComplete: (ctx, id) => {
+        if (streaming.get(ctx)?.delete(id)) metrics.activeSubscriptions.dec();
+      },
       onConnect: async (ctx) => {
         const viewer = await services.accounts.authenticate(bearerKey(ctx.connectionParams?.authorization));
         if (!viewer) return false;
@@ -116,6 +136,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     logger,
     plugins: [
       unexpectedErrorLog<Context>(logger),
+      operationMetrics<Context>(),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       // No cache hints are served; the default cache-control plugin would hook every resolved field.
       ApolloServerPluginCacheControlDisabled(),
@@ -158,12 +179,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const logRequest = requestLogger(logger);
   const applyCors = corsHandler(corsOrigins);
   httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    measureRequest(req, res);
     logRequest(req, res);
     applyCors(req, res, () => (isGraphQLPath(req.url) ? void serveGraphQL(req, res) : app(req, res)));
   });
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.get('/metrics', metricsRoute(options.metricsToken));
   app.get('/readyz', async (_req, res) => {
     const report = await options.readiness();
     res.status(report.ready ? 200 : 503).json(report);
