@@ -26,6 +26,7 @@ import { logger } from '../logger';
 import { requestIdOf, requestLog, requestLogger, unexpectedErrorLog } from './request-log';
 import { measureRequest, metricsRoute, operationMetrics } from './metrics-route';
 import { metrics } from '../metrics';
+import { graphiqlLandingPage, serveGraphiQL } from './graphiql';
 
 export interface HttpServerOptions {
   host: string;
@@ -137,6 +138,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     plugins: [
       unexpectedErrorLog<Context>(logger),
       operationMetrics<Context>(),
+      graphiqlLandingPage(),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       // No cache hints are served; the default cache-control plugin would hook every resolved field.
       ApolloServerPluginCacheControlDisabled(),
@@ -187,6 +189,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     res.json({ status: 'ok' });
   });
   app.get('/metrics', metricsRoute(options.metricsToken));
+  serveGraphiQL(app, options.clientDist);
   app.get('/readyz', async (_req, res) => {
     const report = await options.readiness();
     res.status(report.ready ? 200 : 503).json(report);
