@@ -1,5 +1,5 @@
 # The API server with the built web client, for docker-compose.yml.
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json turbo.json ./
 COPY server/package.json server/
@@ -9,7 +9,7 @@ COPY . .
 ENV TURBO_TELEMETRY_DISABLED=1
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000
 COPY --from=build /app/package.json ./

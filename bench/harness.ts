@@ -25,6 +25,8 @@ export function startBenchServer(databaseUrl: string, options: { poolSize: numbe
     poolSize: options.poolSize,
     continuationPolicy: DEFAULT_CONTINUATION_POLICY,
     agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none', ...options.agent },
+    // The report goes to stdout and progress to stderr: the server says only what goes wrong.
+    logLevel: 'warn',
   });
 }
 

@@ -10,6 +10,8 @@ export default defineConfig({
   base: '/',
   build: {
     rolldownOptions: {
+      // The app, and GraphiQL, which the server serves at /graphiql.
+      input: { main: 'index.html', graphiql: 'graphiql.html' },
       output: {
         // Libraries change less often than the app: separate chunks stay cached across releases.
         codeSplitting: {

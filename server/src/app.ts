@@ -24,6 +24,9 @@ import { OpenAIProvider } from './runtime/providers/openai-provider';
 import { RecallTools } from './runtime/tools';
 import { TurnRunner } from './runtime/turn';
 import { AgentWorker } from './runtime/worker';
+import { createLogger, useLogger } from './logger';
+import { metrics, watchPool } from './metrics';
+import type { Pool } from 'pg';
 
 export interface RunningApp {
   /** Base URL, e.g. http://127.0.0.1:4000 */
@@ -44,6 +47,7 @@ export interface RunningApp {
  * @throws DatabaseStartError when the database is unreachable or a migration fails.
  */
 export async function startApp(config: AppConfig): Promise<RunningApp> {
+  useLogger(createLogger({ level: config.logLevel ?? 'info', pretty: config.development, destination: config.logDestination }));
   const database = await openDatabase(config);
   let crossProcess: PostgresEventTarget | null = null;
   try {
@@ -62,6 +66,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     const notifier: ChangeNotifier = {
       ...published,
       runsChanged(runs) {
+        for (const run of runs) metrics.runs.inc({ status: run.status });
         published.runsChanged(runs);
         worker?.wake();
       },
@@ -82,7 +87,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     };
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
     const schema = await buildAppSchema(pubSub);
-    const provider = modelProvider(config);
+    const provider = timed(modelProvider(config));
     if (provider) {
       const runner = new TurnRunner(dataSource, notifier, continuations, new RecallTools(services), provider, schema, {
         windowTokens: agent.windowTokens,
@@ -92,6 +97,9 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       worker = new AgentWorker(dataSource, notifier, runner, agent);
     }
     const delivery = crossProcess;
+    // TypeORM's postgres driver keeps its pg pool as `master`.
+    const pool = (dataSource.driver as unknown as { master: Pool }).master;
+    const unwatchPool = watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
     const http = await startHttpServer({ ...config, schema, services, pubSub, readiness: () => readinessReport(dataSource, delivery) });
     worker?.start();
     return {
@@ -105,6 +113,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
         await worker?.stop();
         await http.close();
         await crossProcess?.close();
+        unwatchPool();
         await database.close();
       },
     };
@@ -113,6 +122,25 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     await database.close();
     throw error;
   }
+}
+
+/** The provider with each call's duration and outcome measured. */
+function timed(provider: ModelProvider | null): ModelProvider | null {
+  if (!provider) return null;
+  return {
+    name: provider.name,
+    async complete(request) {
+      const end = metrics.modelCalls.startTimer({ provider: provider.name });
+      try {
+        const reply = await provider.complete(request);
+        end({ outcome: 'ok' });
+        return reply;
+      } catch (error) {
+        end({ outcome: 'error' });
+        throw error;
+      }
+    },
+  };
 }
 
 function modelProvider(config: AppConfig): ModelProvider | null {

@@ -1,6 +1,8 @@
 import path from 'node:path';
+import type { DestinationStream } from 'pino';
 import { DEFAULT_RECONNECT_OPTIONS } from './graphql/postgres-event-target';
 import { ContinuationPolicy, DEFAULT_CONTINUATION_POLICY } from './services/continuations.service';
+import { LOG_LEVELS, LogLevel } from './logger';
 
 /** Everything the server reads from its environment; the README's configuration table lists the same. */
 export interface AppConfig {
@@ -21,6 +23,12 @@ export interface AppConfig {
   corsOrigins?: CorsOrigins;
   continuationPolicy: ContinuationPolicy;
   agent: AgentConfig;
+  /** The least severe level written; `info` when absent. */
+  logLevel?: LogLevel;
+  /** Where log lines go; standard output when absent. */
+  logDestination?: DestinationStream;
+  /** When set, `/metrics` answers only requests bearing it (`Authorization: Bearer <token>`). */
+  metricsToken?: string;
 }
 
 export type CorsOrigins = string[] | '*';
@@ -42,6 +50,13 @@ function corsOrigins(raw: string | undefined): CorsOrigins {
     }
     return url.origin;
   });
+}
+
+function logLevel(raw: string | undefined): LogLevel {
+  if (raw === undefined || raw === '') return 'info';
+  const level = LOG_LEVELS.find((candidate) => candidate === raw.toLowerCase());
+  if (!level) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw}").`);
+  return level;
 }
 
 /** Which model answers, and how this process runs the agent's work. */
@@ -142,5 +157,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
       defaultTokenBudget: integer(env, 'DEFAULT_TOKEN_BUDGET', DEFAULT_CONTINUATION_POLICY.defaultTokenBudget, 64, 1_000_000),
     },
     agent: agentConfig(env),
+    logLevel: logLevel(env.LOG_LEVEL),
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
 }

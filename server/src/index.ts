@@ -4,13 +4,15 @@ import path from 'node:path';
 import { startApp } from './app';
 import { ConfigError, configFromEnv } from './config';
 import { DatabaseStartError } from './db/database';
+import { logger } from './logger';
 
 async function main(): Promise<void> {
   const config = configFromEnv();
   const app = await startApp(config);
   const { apiKey, storedIn } = app.bootstrapKey;
-  console.log(`Session Continuation API: ${app.url}/graphql (${app.database.embedded ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
-  if (storedIn) console.log(`Admin API key stored in ${storedIn}`);
+  logger.info(`Session Continuation API: ${app.url}/graphql (${app.database.embedded ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`);
+  if (storedIn) logger.info(`Admin API key stored in ${storedIn}`);
+  // The sign-in link holds the key: it is for the terminal of whoever starts the server, never a log line.
   if (existsSync(path.join(config.clientDist, 'index.html'))) {
     console.log(`Open the app: ${app.url}/?key=${encodeURIComponent(apiKey)}`);
   } else {
@@ -21,11 +23,11 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received: finishing in-flight requests, then stopping.`);
+    logger.info(`${signal} received: finishing in-flight requests, then stopping.`);
     app.close().then(
       () => process.exit(0),
       (error) => {
-        console.error('Shutdown failed:', error);
+        logger.error({ err: error }, 'Shutdown failed');
         process.exit(1);
       },
     );

@@ -21,10 +21,11 @@ describe('continueSession is atomic', () => {
   let server: TestServer;
   let client: GraphQLTestClient;
   let accountId: string;
+  const logLines: string[] = [];
   const sql = (text: string, parameters: unknown[] = []) => server.app.database.dataSource.query(text, parameters);
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ logDestination: { write: (line: string) => void logLines.push(line) } });
     client = await server.newAccount('atomic');
     accountId = (await client.data<{ viewer: { id: string } }>('query { viewer { id } }')).viewer.id;
   });
@@ -75,29 +76,25 @@ describe('continueSession is atomic', () => {
     await subscribed(server, 'SESSION_EVENT', predecessor);
 
     const before = await snapshot(predecessor);
-    const log = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    try {
-      for (const [index, [name, table, operation, condition]] of STEPS.entries()) {
-        const fn = `inject_fault_${index}`;
-        await sql(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-          BEGIN RAISE EXCEPTION 'injected fault: ${name.replace(/'/g, "''")}'; END $$`);
-        await sql(`CREATE TRIGGER ${fn} BEFORE ${operation} ON ${table} FOR EACH ROW
-          WHEN (NEW.account_id = '${accountId}' AND ${condition}) EXECUTE FUNCTION ${fn}()`);
-        try {
-          const response = await client.request(CONTINUE, { input });
-          expect({ step: name, errors: response.errors?.map((error) => error.extensions?.code) }).toEqual({
-            step: name,
-            errors: ['INTERNAL_SERVER_ERROR'],
-          });
-          expect(log).toHaveBeenLastCalledWith('Unexpected error in a GraphQL operation:', expect.objectContaining({ message: expect.stringContaining(name) }));
-          expect({ step: name, state: await snapshot(predecessor) }).toEqual({ step: name, state: before });
-        } finally {
-          await sql(`DROP TRIGGER ${fn} ON ${table}`);
-          await sql(`DROP FUNCTION ${fn}()`);
-        }
+    for (const [index, [name, table, operation, condition]] of STEPS.entries()) {
+      const fn = `inject_fault_${index}`;
+      await sql(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'injected fault: ${name.replace(/'/g, "''")}'; END $$`);
+      await sql(`CREATE TRIGGER ${fn} BEFORE ${operation} ON ${table} FOR EACH ROW
+        WHEN (NEW.account_id = '${accountId}' AND ${condition}) EXECUTE FUNCTION ${fn}()`);
+      try {
+        const response = await client.request(CONTINUE, { input });
+        expect({ step: name, errors: response.errors?.map((error) => error.extensions?.code) }).toEqual({
+          step: name,
+          errors: ['INTERNAL_SERVER_ERROR'],
+        });
+        const logged = JSON.parse(logLines[logLines.length - 1]);
+        expect({ msg: logged.msg, err: logged.err.message }).toEqual({ msg: 'Unexpected error in a GraphQL operation', err: expect.stringContaining(name) });
+        expect({ step: name, state: await snapshot(predecessor) }).toEqual({ step: name, state: before });
+      } finally {
+        await sql(`DROP TRIGGER ${fn} ON ${table}`);
+        await sql(`DROP FUNCTION ${fn}()`);
       }
-    } finally {
-      log.mockRestore();
     }
 
     const response = await client.data<{ continueSession: { edge: { id: string } } }>(CONTINUE, { input });

@@ -20,6 +20,7 @@ function embeddedConfig(dataDir: string): AppConfig {
     poolSize: 2,
     continuationPolicy: DEFAULT_CONTINUATION_POLICY,
     agent: DEFAULT_AGENT_CONFIG,
+    logLevel: 'warn',
   };
 }
 

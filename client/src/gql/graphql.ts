@@ -58,6 +58,8 @@ export type ContinuationSourceInput = {
 export type ContinueSessionInput = {
   /** Who decided to continue: AGENT (default), or USER when a person asked for or confirmed it. SYSTEM is refused. */
   actor?: Actor | null | undefined;
+  /** Fill the budget left after the cited sources with sources that assisted selection recommends for the handoff's purpose and current request (manifest items with origin RECOMMENDED). */
+  assist?: boolean | null | undefined;
   description?: string | null | undefined;
   handoff: HandoffInput;
   /** Replaying a key returns the successor created for it; the same key with a different request is IDEMPOTENCY_KEY_REUSED. 1 to 200 characters, unique per account. */

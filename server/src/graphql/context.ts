@@ -19,6 +19,7 @@ import type { RecommendationService } from '../services/recommendations.service'
 import type { ContextUsage } from '../domain/agent';
 import type { Viewer } from '../services/viewer';
 import type { AppPubSub } from './pubsub';
+import type { Logger } from 'pino';
 
 export interface Services {
   accounts: AccountService;
@@ -53,6 +54,10 @@ export interface Context {
   services: Services;
   loaders: Loaders;
   pubSub: AppPubSub;
+  /** The HTTP request's id, which its log lines and an internal error's `extensions` carry. */
+  requestId?: string;
+  /** The request's logger. */
+  log?: Logger;
 }
 
 export function createLoaders(viewer: Viewer, services: Services): Loaders {

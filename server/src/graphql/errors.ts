@@ -28,27 +28,31 @@ export function toPayload<T, P>(outcome: Outcome<T>, success: (value: T) => P): 
 
 /**
  * Formats an error for the wire. Errors raised on purpose (GraphQL errors: ours, validation,
- * parsing, variables) keep their message and code. Anything else is logged here and becomes
- * "Internal server error" with code INTERNAL_SERVER_ERROR unless `development` is set.
- * Stack traces are never included outside development.
+ * parsing, variables) keep their message and code. Anything else becomes "Internal server error"
+ * with code INTERNAL_SERVER_ERROR (and the `requestId` its log line carries) unless `development`
+ * is set. Stack traces are never included outside development. Logging is the caller's part: it
+ * knows the request.
  */
 export function formatGraphQLError(
   formatted: GraphQLFormattedError,
   error: unknown,
   development: boolean,
 ): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
-  const expected = original instanceof GraphQLError && formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR';
-  if (!expected) console.error('Unexpected error in a GraphQL operation:', original);
   if (development) return formatted;
-  if (expected) {
+  if (!isUnexpectedError(formatted, error)) {
     const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
     return { ...formatted, extensions };
   }
+  const requestId = formatted.extensions?.requestId;
   return {
     message: 'Internal server error',
     locations: formatted.locations,
     path: formatted.path,
-    extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    extensions: { code: 'INTERNAL_SERVER_ERROR', ...(requestId ? { requestId } : {}) },
   };
+}
+
+/** Whether an error was not raised on purpose (a bug, a failing database): it is logged and masked. */
+export function isUnexpectedError(formatted: GraphQLFormattedError, error: unknown): boolean {
+  return !(unwrapResolverError(error) instanceof GraphQLError) || formatted.extensions?.code === 'INTERNAL_SERVER_ERROR';
 }

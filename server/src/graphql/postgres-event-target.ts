@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { CountingEventTarget } from './pubsub';
+import { logger } from '../logger';
+import { metrics } from '../metrics';
 
 /** The LISTEN/NOTIFY channel the processes of one database share. */
 export const PUBSUB_CHANNEL = 'session_continuation_pubsub';
@@ -84,7 +86,7 @@ function packed(announcements: Announcement[]): string[] {
   const payload = JSON.stringify(announcements);
   if (Buffer.byteLength(payload, 'utf8') <= MAX_PAYLOAD_BYTES) return [payload];
   if (announcements.length === 1) {
-    console.error(`A publish on ${announcements[0].type} is too large to announce to other processes; their subscribers miss it.`);
+    logger.error({ type: announcements[0].type }, 'A publish is too large to announce to other processes; their subscribers miss it');
     return [];
   }
   const half = Math.ceil(announcements.length / 2);
@@ -209,7 +211,7 @@ export class PostgresEventTarget extends CountingEventTarget {
     client.removeAllListeners('end');
     client.end().catch(() => undefined);
     if (this.closing) return;
-    console.error('The pub/sub connection to PostgreSQL dropped; reconnecting.', error ?? '');
+    logger.warn({ err: error }, 'The pub/sub connection to PostgreSQL dropped; reconnecting');
     this.reconnecting ??= this.reconnect().finally(() => (this.reconnecting = null));
   }
 
@@ -224,11 +226,12 @@ export class PostgresEventTarget extends CountingEventTarget {
       try {
         await this.listen();
       } catch (error) {
-        console.error(`Reconnecting pub/sub to PostgreSQL failed (attempt ${attempt + 1}):`, error);
+        logger.warn({ err: error, attempt: attempt + 1 }, 'Reconnecting pub/sub to PostgreSQL failed');
         continue;
       }
       if (this.closing) return;
-      console.error('The pub/sub connection to PostgreSQL is back; subscribers catch up.');
+      metrics.pubSubReconnects.inc();
+      logger.info('The pub/sub connection to PostgreSQL is back; subscribers catch up');
       this.catchUp(since);
       return;
     }
@@ -242,10 +245,10 @@ export class PostgresEventTarget extends CountingEventTarget {
         .then(
           (missed) => {
             for (const detail of missed) {
-              if (!this.delivered.has(this.deliveryKey(type, detail))) this.deliver(type, detail);
+              if (!this.delivered.has(this.deliveryKey(type, detail))) this.deliver(type, detail, 'catch_up');
             }
           },
-          (error) => console.error(`Catching up on ${type} after a reconnect failed:`, error),
+          (error) => logger.error({ err: error, type }, 'Catching up after a reconnect failed'),
         );
     }
   }
@@ -255,7 +258,8 @@ export class PostgresEventTarget extends CountingEventTarget {
   }
 
   /** Delivers to this process's subscribers only, remembering it for a later catch-up. */
-  private deliver(type: string, detail: unknown): void {
+  private deliver(type: string, detail: unknown, source: 'local' | 'remote' | 'catch_up'): void {
+    metrics.pubSubDeliveries.inc({ source });
     if (this.hasListeners(type)) this.delivered.set(this.deliveryKey(type, detail), Date.now());
     super.dispatchEvent(new CustomEvent(type, { detail }));
   }
@@ -281,12 +285,12 @@ export class PostgresEventTarget extends CountingEventTarget {
 
   dispatchEvent(event: Event): boolean {
     const { type, detail } = event as CustomEvent;
-    this.deliver(type, detail);
+    this.deliver(type, detail, 'local');
     if (!this.hasPeers) return true;
     this.queued.push({ from: this.processId, type, compacted: this.codec.compact(type, detail) });
     if (this.queued.length > MAX_QUEUED_WHILE_DOWN) {
       this.queued.shift();
-      console.error('The pub/sub connection to PostgreSQL is down too long: other processes miss the oldest publishes.');
+      logger.error('The pub/sub connection to PostgreSQL is down too long: other processes miss the oldest publishes');
     }
     if (this.queued.length === 1) {
       this.sending = this.sending.then(() => this.flush());
@@ -307,7 +311,7 @@ export class PostgresEventTarget extends CountingEventTarget {
       await client.query(`SELECT ${calls}`, [PUBSUB_CHANNEL, ...payloads]);
     } catch (error) {
       if (this.client === client) {
-        console.error('Publishing through PostgreSQL failed:', error);
+        logger.error({ err: error }, 'Publishing through PostgreSQL failed');
         return;
       }
       // The connection dropped meanwhile: these go out again once it is back.
@@ -328,7 +332,7 @@ export class PostgresEventTarget extends CountingEventTarget {
       await this.say('bye');
     } catch (error) {
       // The others keep announcing to this process: wasted, but nothing is lost.
-      console.error('Saying goodbye to the other processes failed:', error);
+      logger.warn({ err: error }, 'Saying goodbye to the other processes failed');
     }
     this.client = null;
     client.removeAllListeners('end');
@@ -341,7 +345,7 @@ export class PostgresEventTarget extends CountingEventTarget {
     try {
       message = JSON.parse(payload);
     } catch {
-      console.error(`Ignored a notification on ${PUBSUB_CHANNEL} that is not JSON: ${payload.slice(0, 200)}`);
+      logger.warn(`Ignored a notification on ${PUBSUB_CHANNEL} that is not JSON: ${payload.slice(0, 200)}`);
       return;
     }
     if (isPresence(message)) {
@@ -349,12 +353,12 @@ export class PostgresEventTarget extends CountingEventTarget {
       return;
     }
     if (!Array.isArray(message)) {
-      console.error(`Ignored a notification on ${PUBSUB_CHANNEL} of an unknown shape: ${payload.slice(0, 200)}`);
+      logger.warn(`Ignored a notification on ${PUBSUB_CHANNEL} of an unknown shape`);
       return;
     }
     for (const announcement of message) {
       if (!isAnnouncement(announcement)) {
-        console.error(`Ignored an announcement on ${PUBSUB_CHANNEL} of an unknown shape: ${JSON.stringify(announcement).slice(0, 200)}`);
+        logger.warn(`Ignored an announcement on ${PUBSUB_CHANNEL} of an unknown shape`);
         continue;
       }
       this.announced(announcement);
@@ -369,10 +373,10 @@ export class PostgresEventTarget extends CountingEventTarget {
       .then(() => this.codec.restore(type, compacted))
       .then(
         (detail) => {
-          if (detail != null) this.deliver(type, detail);
+          if (detail != null) this.deliver(type, detail, 'remote');
         },
         // Subscribers tolerate a missing event: the transcript stream fills gaps from the database.
-        (error) => console.error('Restoring a published payload failed:', error),
+        (error) => logger.error({ err: error }, 'Restoring a published payload failed'),
       );
   }
 
@@ -387,7 +391,7 @@ export class PostgresEventTarget extends CountingEventTarget {
     }
     this.peers.add(from);
     if (presence === 'hello') {
-      this.say('here').catch((error) => console.error('Answering a starting process failed:', error));
+      this.say('here').catch((error) => logger.warn({ err: error }, 'Answering a starting process failed'));
     }
   }
 }

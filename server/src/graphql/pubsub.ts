@@ -6,6 +6,7 @@ import type { PublishedRecords } from '../db/repositories/delivery.repository';
 import { isId } from '../domain/ids';
 import type { ChangeNotifier } from '../services/notifications';
 import type { PayloadCodec } from './postgres-event-target';
+import { logger } from '../logger';
 
 /** A continuation as published: ids only, resolved again by each subscriber under its own account. */
 export interface PublishedContinuation {
@@ -149,7 +150,7 @@ export function crossProcessCodec(records: PublishedRecords): PayloadCodec {
     async restore(type, compacted) {
       const [topic] = topicOf(type);
       if (!wellShaped(topic, compacted)) {
-        console.error(`Ignored a publish on ${type} of an unknown shape: ${JSON.stringify(compacted)?.slice(0, 200)}`);
+        logger.warn({ type }, 'Ignored a publish of an unknown shape');
         return null;
       }
       return topic === 'SESSION_EVENT' ? records.event((compacted as { id: string }).id) : compacted;

@@ -2,6 +2,8 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ApolloServer, BaseContext, HeaderMap } from '@apollo/server';
+import { logger } from '../logger';
+import { requestIdOf, requestLog } from './request-log';
 
 /** The request body limit, after decompression; a larger body is refused with 413. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -16,8 +18,8 @@ class RequestRefused extends Error {
   }
 }
 
-function sendError(res: ServerResponse, status: number, message: string, code: string): void {
-  const body = JSON.stringify({ errors: [{ message, extensions: { code } }] });
+function sendError(res: ServerResponse, status: number, message: string, code: string, requestId?: string): void {
+  const body = JSON.stringify({ errors: [{ message, extensions: requestId ? { code, requestId } : { code } }] });
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
@@ -134,8 +136,8 @@ export function graphqlOverHttp<TContext extends BaseContext>(
       } else if (error instanceof RequestRefused) {
         sendError(res, error.status, error.message, 'BAD_REQUEST');
       } else {
-        console.error('Unexpected error serving GraphQL over HTTP:', error);
-        sendError(res, 500, 'Internal server error', 'INTERNAL_SERVER_ERROR');
+        requestLog(req, logger).error({ err: error }, 'Unexpected error serving GraphQL over HTTP');
+        sendError(res, 500, 'Internal server error', 'INTERNAL_SERVER_ERROR', requestIdOf(req));
       }
     }
   };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
@@ -6,13 +7,14 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import express, { ErrorRequestHandler } from 'express';
-import { GraphQLSchema } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { bearerKey } from '../domain/api-keys';
 import type { Viewer } from '../services/viewer';
 import { Context, Services, createContext } from '../graphql/context';
-import { formatGraphQLError, unauthenticatedError } from '../graphql/errors';
+import { formatGraphQLError, isUnexpectedError, unauthenticatedError } from '../graphql/errors';
 import { limitRules, operationLimitError, parseOptions } from '../graphql/limits';
 import type { AppPubSub } from '../graphql/pubsub';
 import type { CorsOrigins } from '../config';
@@ -20,6 +22,11 @@ import { corsHandler, webSocketOriginAllowed } from './cors';
 import { graphqlOverHttp } from './graphql-http';
 import type { ReadinessReport } from './readiness';
 import { prepareOperation } from './ws-operation';
+import { logger } from '../logger';
+import { requestIdOf, requestLog, requestLogger, unexpectedErrorLog } from './request-log';
+import { measureRequest, metricsRoute, operationMetrics } from './metrics-route';
+import { metrics } from '../metrics';
+import { graphiqlLandingPage, serveGraphiQL } from './graphiql';
 
 export interface HttpServerOptions {
   host: string;
@@ -32,6 +39,8 @@ export interface HttpServerOptions {
   /** What `/readyz` reports: whether the database and cross-process delivery work. */
   readiness(): Promise<ReadinessReport>;
   corsOrigins?: CorsOrigins;
+  /** When set, `/metrics` answers only requests bearing it. */
+  metricsToken?: string;
 }
 
 export interface RunningHttpServer {
@@ -43,9 +52,9 @@ export interface RunningHttpServer {
 }
 
 /** Failures outside GraphQL answer in GraphQL's error shape, never with a stack. */
-const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
-  console.error(error);
-  res.status(500).json({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+  requestLog(req, logger).error({ err: error }, 'Unexpected error serving a request');
+  res.status(500).json({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: requestIdOf(req) } }] });
 };
 
 /** Whether a request is for the GraphQL endpoint, which is served without Express. */
@@ -60,6 +69,15 @@ function isGraphQLPath(url: string | undefined): boolean {
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { schema, services, pubSub, development } = options;
+  // A subscription's errors have no HTTP request: each unexpected one gets an id of its own.
+  const formatForSocket = (errors: readonly GraphQLError[]) =>
+    errors.map((error) => {
+      const formatted = error.toJSON();
+      if (!isUnexpectedError(formatted, error)) return formatGraphQLError(formatted, error, development);
+      const requestId = randomUUID();
+      logger.error({ err: unwrapResolverError(error), reqId: requestId }, 'Unexpected error in a GraphQL operation over WebSocket');
+      return formatGraphQLError({ ...formatted, extensions: { ...formatted.extensions, requestId } }, error, development);
+    });
   const app = express();
   // Requests are routed once Apollo Server has started, before the server listens.
   const httpServer = createServer();
@@ -71,11 +89,27 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     verifyClient: ({ origin, req }, allow) =>
       webSocketOriginAllowed(corsOrigins, origin, req.headers.host) ? allow(true) : allow(false, 403, 'Origin not allowed'),
   });
+  wsServer.on('connection', (socket) => {
+    metrics.webSocketConnections.inc();
+    socket.once('close', () => metrics.webSocketConnections.dec());
+  });
+  // Operation ids of each connection that are streaming a subscription now.
+  const streaming = new WeakMap<object, Set<string>>();
 
   const wsServerCleanup = useServer<Record<string, unknown>, { viewer: Viewer }>(
     {
       schema,
       onSubscribe: (_ctx, _id, payload) => prepareOperation(schema, payload),
+      onOperation: (ctx, id, _payload, _args, result) => {
+        // A subscription the client stopped while it was starting never streams.
+        if (!(Symbol.asyncIterator in result) || !(id in ctx.subscriptions)) return;
+        const ids = streaming.get(ctx) ?? new Set<string>();
+        streaming.set(ctx, ids.add(id));
+        metrics.activeSubscriptions.inc();
+      },
+      onComplete: (ctx, id) => {
+        if (streaming.get(ctx)?.delete(id)) metrics.activeSubscriptions.dec();
+      },
       onConnect: async (ctx) => {
         const viewer = await services.accounts.authenticate(bearerKey(ctx.connectionParams?.authorization));
         if (!viewer) return false;
@@ -83,9 +117,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         return true;
       },
       context: (ctx): Context => createContext(ctx.extra.viewer as Viewer, services, pubSub),
-      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatGraphQLError(error.toJSON(), error, development)),
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((error) => formatGraphQLError(error.toJSON(), error, development)) } : result,
+      onError: (_ctx, _id, _payload, errors) => formatForSocket(errors),
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: formatForSocket(result.errors) } : result),
     },
     wsServer,
   );
@@ -101,7 +134,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     // The process entry point owns signals: it stops HTTP, WebSocket and the database in order.
     stopOnTerminationSignals: false,
     formatError: (formatted, error) => formatGraphQLError(formatted, error, development),
+    logger,
     plugins: [
+      unexpectedErrorLog<Context>(logger),
+      operationMetrics<Context>(),
+      graphiqlLandingPage(),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       // No cache hints are served; the default cache-control plugin would hook every resolved field.
       ApolloServerPluginCacheControlDisabled(),
@@ -131,17 +168,28 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   app.disable('x-powered-by');
   const serveGraphQL = graphqlOverHttp(apollo, async (req) => {
-    const viewer = await services.accounts.authenticate(bearerKey(req.headers.authorization));
+    const requestId = requestIdOf(req);
+    const log = requestLog(req, logger);
+    const viewer = await services.accounts.authenticate(bearerKey(req.headers.authorization)).catch((error: unknown) => {
+      // Apollo Server runs no plugin for a context that fails: its error is logged here.
+      log.error({ err: error }, 'Unexpected error authenticating a GraphQL request');
+      throw new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR', requestId, http: { status: 500 } } });
+    });
     if (!viewer) throw unauthenticatedError();
-    return createContext(viewer, services, pubSub);
+    return { ...createContext(viewer, services, pubSub), requestId, log };
   });
+  const logRequest = requestLogger(logger);
   const applyCors = corsHandler(corsOrigins);
-  httpServer.on('request', (req: IncomingMessage, res: ServerResponse) =>
-    applyCors(req, res, () => (isGraphQLPath(req.url) ? void serveGraphQL(req, res) : app(req, res))),
-  );
+  httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    measureRequest(req, res);
+    logRequest(req, res);
+    applyCors(req, res, () => (isGraphQLPath(req.url) ? void serveGraphQL(req, res) : app(req, res)));
+  });
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.get('/metrics', metricsRoute(options.metricsToken));
+  serveGraphiQL(app, options.clientDist);
   app.get('/readyz', async (_req, res) => {
     const report = await options.readiness();
     res.status(report.ready ? 200 : 503).json(report);

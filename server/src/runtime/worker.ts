@@ -6,6 +6,7 @@ import { Lease, claimRun, releaseRun, renewLease, settleRun, lockLeasedRun } fro
 import { RunStatus } from '../domain/runs';
 import { ChangeNotifier } from '../services/notifications';
 import { LeaseLost, TurnRunner } from './turn';
+import { logger } from '../logger';
 
 export interface WorkerSettings {
   /** Runs this process executes at once. */
@@ -71,7 +72,7 @@ export class AgentWorker {
       try {
         worked = await this.runNext();
       } catch (error) {
-        if (!this.stopping) console.error('Agent worker: claiming a run failed:', error);
+        if (!this.stopping) logger.error({ err: error }, 'Agent worker: claiming a run failed');
       }
       if (!worked && !this.stopping) await this.idle();
     }
@@ -119,7 +120,7 @@ export class AgentWorker {
       return;
     }
     // Unexpected: logged in full here, shown on the run in a line.
-    console.error(`Agent worker: run ${run.id} failed:`, error);
+    logger.error({ err: error, runId: run.id }, 'Agent worker: a run failed');
     const message = `The run failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
     const settled = await this.dataSource
       .transaction(async (manager) => {

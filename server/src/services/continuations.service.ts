@@ -66,6 +66,7 @@ import { CombinedStatement } from '../db/statement';
 import { inWriteTransaction, WriteTransaction } from '../db/write-transaction';
 import { ChangeNotifier } from './notifications';
 import { Viewer } from './viewer';
+import { metrics } from '../metrics';
 
 /** Limits against pathological transitions; the README documents them and their variables. */
 export interface ContinuationPolicy {
@@ -195,8 +196,10 @@ export class ContinuationService {
    * Fails (writing nothing) with INVALID_INPUT, NOT_FOUND, SOURCE_NOT_FOUND, TURN_IN_PROGRESS,
    * PENDING_RUNS_NOT_TRANSFERRED, IDEMPOTENCY_KEY_REUSED or RATE_LIMITED.
    */
-  continueSession(viewer: Viewer, input: ContinueSessionRequest, options: ContinueOptions): Promise<Outcome<ContinuationResult>> {
-    return this.run(viewer, input, options, null);
+  async continueSession(viewer: Viewer, input: ContinueSessionRequest, options: ContinueOptions): Promise<Outcome<ContinuationResult>> {
+    const outcome = await this.run(viewer, input, options, null);
+    metrics.continuations.inc({ reason: input.reason, outcome: outcome.ok ? (outcome.value.replayed ? 'replayed' : 'continued') : outcome.error.code });
+    return outcome;
   }
 
   /**

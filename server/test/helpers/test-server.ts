@@ -32,6 +32,8 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
     continuationPolicy: DEFAULT_CONTINUATION_POLICY,
     // No agent unless a test asks for one: most suites check the API itself, message by message.
     agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none' },
+    // A line per request would bury a failing test's own output.
+    logLevel: 'warn',
     ...overrides,
   };
   const app = await startApp(config);
