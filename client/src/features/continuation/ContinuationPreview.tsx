@@ -58,7 +58,7 @@ export function ContinuationPreview({ preview, sessionNames }: ContinuationPrevi
       {result?.__typename === 'ProjectionPreview' && (
         <div className="continue-preview-details">
           <TokenBudgetBar tokenBudget={result.tokenBudget} tokenCost={result.tokenCost} sections={result.context.sections} />
-          <ManifestItemList items={result.items} sessionNames={sessionNames} />
+          <ManifestItemList items={result.items} sessionNames={sessionNames} citedBy="you" />
         </div>
       )}
     </section>

@@ -60,11 +60,19 @@ const budgetTooSmall = {
   details: [{ __typename: 'ErrorDetail', path: ['input', 'tokenBudget'], message: 'Must be at least 431.' }],
 };
 
-function manifestItem(status: 'INCLUDED' | 'OMITTED', relevance: string, range: { from: string; to: string }, tokenCount: number) {
+function manifestItem(
+  status: 'INCLUDED' | 'OMITTED',
+  relevance: string,
+  range: { from: string; to: string },
+  tokenCount: number,
+  { origin = 'CITED', score = null }: { origin?: 'CITED' | 'RUNTIME' | 'RECOMMENDED'; score?: number | null } = {},
+) {
   return {
     __typename: 'ManifestItem',
     kind: 'SESSION_EVENTS',
     status,
+    origin,
+    score,
     relevance,
     sessionId: SESSION_ID,
     fromEventId: range.from,
@@ -92,8 +100,8 @@ function previewed(input: ContinueSessionInput) {
       sections: [section('SYSTEM', 180), section('LINEAGE', 60), section('INITIATING_MESSAGE', 20), section('HANDOFF', 120), section('OMITTED_HANDLES', 40)],
     },
     items: [
-      manifestItem('INCLUDED', 'the initiating user message', { from: 'event-3', to: 'event-3' }, 6),
-      manifestItem('OMITTED', 'recent exchange before the initiating message', { from: 'event-1', to: 'event-2' }, 8),
+      manifestItem('INCLUDED', 'the initiating user message', { from: 'event-3', to: 'event-3' }, 6, { origin: 'RUNTIME' }),
+      manifestItem('OMITTED', 'recent exchange before the initiating message', { from: 'event-1', to: 'event-2' }, 8, { origin: 'RUNTIME' }),
       manifestItem('OMITTED', 'the conversation so far', { from: 'event-1', to: 'event-3' }, 12),
     ],
   };
