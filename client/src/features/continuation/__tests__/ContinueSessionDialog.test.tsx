@@ -128,7 +128,7 @@ function keptPreview(input: ContinueSessionInput) {
     items: [
       manifestItem('INCLUDED', 'the initiating user message', { from: 'event-3', to: 'event-3' }, 6, { origin: 'RUNTIME' }),
       ...input.sources.map((source) =>
-        manifestItem('INCLUDED', source.relevance, { from: source.fromEventId ?? '', to: source.toEventId ?? '' }, 8),
+        manifestItem('INCLUDED', source.relevance, { from: String(source.fromEventId), to: String(source.toEventId) }, 8),
       ),
     ],
   };
