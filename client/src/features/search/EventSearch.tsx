@@ -73,7 +73,7 @@ export function EventSearch({ sessionId }: EventSearchProps) {
           }}
         />
         {sessionId && (
-          <>
+          <span className="event-search-scope">
             <label htmlFor={`${id}-scope`}>in</label>
             <select
               id={`${id}-scope`}
@@ -86,7 +86,7 @@ export function EventSearch({ sessionId }: EventSearchProps) {
                 </option>
               ))}
             </select>
-          </>
+          </span>
         )}
         <button type="submit" className="button">
           Search
