@@ -23,6 +23,7 @@ export function createCache(): InMemoryCache {
       Query: {
         fields: {
           sessions: relayStylePagination(['status', 'rootsOnly']),
+          searchEvents: relayStylePagination(['query', 'sessionId', 'scope']),
         },
       },
       Session: {

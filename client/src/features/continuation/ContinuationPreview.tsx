@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { formatCount } from '../../app/format';
 import { OperationErrorNotice } from '../../app/OperationErrorNotice';
 import { ManifestItemList } from '../handoff/ManifestItemList';
@@ -11,6 +11,8 @@ interface ContinuationPreviewProps {
   preview: ProjectionPreviewState;
   /** Names the sessions the sources come from, in words. */
   sessionNames: Record<string, string>;
+  /** Choices about the sources, kept in place while the preview they change is computed. */
+  children?: ReactNode;
 }
 
 /** "a", "a and b", "a, b and c" */
@@ -30,7 +32,7 @@ function summaryOf({ items, tokenCost, tokenBudget }: ProjectionPreview): string
  * What the successor would start from if the person confirmed now: the sources carried and
  * omitted and the budget they fill, or the refusal continueSession would answer.
  */
-export function ContinuationPreview({ preview, sessionNames }: ContinuationPreviewProps) {
+export function ContinuationPreview({ preview, sessionNames, children }: ContinuationPreviewProps) {
   const titleId = useId();
   const { result, failure, pending } = preview;
   return (
@@ -55,10 +57,11 @@ export function ContinuationPreview({ preview, sessionNames }: ContinuationPrevi
           </p>
         )}
       </div>
+      {children}
       {result?.__typename === 'ProjectionPreview' && (
         <div className="continue-preview-details">
           <TokenBudgetBar tokenBudget={result.tokenBudget} tokenCost={result.tokenCost} sections={result.context.sections} />
-          <ManifestItemList items={result.items} sessionNames={sessionNames} />
+          <ManifestItemList items={result.items} sessionNames={sessionNames} citedBy="you" />
         </div>
       )}
     </section>

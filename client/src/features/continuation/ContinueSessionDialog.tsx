@@ -3,6 +3,7 @@ import type { ContinueSessionMutation } from '../../gql/graphql';
 import { OperationErrorNotice, type OperationError } from '../../app/OperationErrorNotice';
 import { randomUUID } from '../../app/random-uuid';
 import { ContinuationPreview } from './ContinuationPreview';
+import { RecommendedSourcesChoice, recommendationAsSource, recommendationKey } from './RecommendedSourcesChoice';
 import type { ContinuationInitiation } from './useContinuationFollower';
 import { useContinueSession } from './useContinueSession';
 import { useProjectionPreview, type ContinuationDraft } from './useProjectionPreview';
@@ -104,6 +105,8 @@ function ContinueSessionForm({ session, latestUserMessage, initiation, titleId, 
   const [establishedFacts, setEstablishedFacts] = useState('');
   const [openQuestions, setOpenQuestions] = useState('');
   const [tokenBudget, setTokenBudget] = useState(String(DEFAULT_TOKEN_BUDGET));
+  const [assisted, setAssisted] = useState(false);
+  const [dropped, setDropped] = useState<ReadonlySet<string>>(new Set());
   const [problem, setProblem] = useState<Problem | null>(null);
   const [submitting, setSubmitting] = useState(false);
   // One key per confirmed request: a retry after a lost answer cannot create a second successor.
@@ -111,8 +114,8 @@ function ContinueSessionForm({ session, latestUserMessage, initiation, titleId, 
   const { continueSession } = useContinueSession();
   const id = useId();
   const problemRef = useRef<HTMLDivElement>(null);
-  // What confirming would send, so the preview compiles exactly the request the person sees.
-  const draft = useMemo<ContinuationDraft>(
+  // The request before any recommendation is dropped; with assistance, its preview is where the recommendations come from.
+  const assistedDraft = useMemo<ContinuationDraft>(
     () => ({
       sessionId: session.id,
       eventCount: session.eventCount,
@@ -125,10 +128,30 @@ function ContinueSessionForm({ session, latestUserMessage, initiation, titleId, 
         establishedFacts: lines(establishedFacts),
         openQuestions: lines(openQuestions),
       },
+      selection: { kind: assisted ? 'assisted' : 'conversation' },
     }),
-    [session.id, session.eventCount, title, tokenBudget, purpose, currentRequest, decisions, establishedFacts, openQuestions],
+    [session.id, session.eventCount, title, tokenBudget, purpose, currentRequest, decisions, establishedFacts, openQuestions, assisted],
   );
-  const preview = useProjectionPreview(isComplete(draft, tokenBudget) ? draft : null);
+  const complete = isComplete(assistedDraft, tokenBudget);
+  const assistedPreview = useProjectionPreview(complete ? assistedDraft : null);
+  const assistedResult = assistedPreview.result;
+  const recommendations = useMemo(
+    () =>
+      assisted && assistedResult?.__typename === 'ProjectionPreview'
+        ? assistedResult.items.filter((item) => item.origin === 'RECOMMENDED')
+        : [],
+    [assisted, assistedResult],
+  );
+  // The API cannot exclude one recommendation: with any dropped, the kept ones are cited instead and
+  // assistance is off, and that request is previewed too, so what is confirmed is what was shown.
+  // With all kept, the assisted request itself is confirmed and its items stay RECOMMENDED.
+  const draft = useMemo<ContinuationDraft>(() => {
+    if (!recommendations.some((item) => dropped.has(recommendationKey(item)))) return assistedDraft;
+    const kept = recommendations.filter((item) => !dropped.has(recommendationKey(item)));
+    return { ...assistedDraft, selection: { kind: 'kept', sources: kept.map(recommendationAsSource) } };
+  }, [assistedDraft, recommendations, dropped]);
+  const keptPreview = useProjectionPreview(complete && draft !== assistedDraft ? draft : null);
+  const preview = draft === assistedDraft ? assistedPreview : keptPreview;
   const sessionNames = useMemo(() => ({ [session.id]: `this session “${session.title}”` }), [session.id, session.title]);
 
   // On very short screens the whole dialog scrolls: bring a refusal into view beside the button that caused it.
@@ -136,11 +159,17 @@ function ContinueSessionForm({ session, latestUserMessage, initiation, titleId, 
     if (problem) problemRef.current?.scrollIntoView?.({ block: 'nearest' });
   }, [problem]);
 
-  function edit(setter: (value: string) => void, value: string) {
+  function edit<T>(setter: (value: T) => void, value: T) {
     setter(value);
     idempotencyKey.current = null;
     // A refusal answered the request as it was; the preview now speaks for the edited one.
     setProblem(null);
+  }
+
+  function toggleRecommendation(key: string) {
+    const next = new Set(dropped);
+    if (!next.delete(key)) next.add(key);
+    edit(setDropped, next);
   }
 
   async function confirm(event: FormEvent<HTMLFormElement>) {
@@ -239,8 +268,25 @@ function ContinueSessionForm({ session, latestUserMessage, initiation, titleId, 
           <p id={`${id}-budget-hint`} className="hint">
             Tokens of the new session's starting context; sources that do not fit stay linked but are not loaded.
           </p>
+          <label className="checkbox-field">
+            <input
+              type="checkbox"
+              checked={assisted}
+              aria-describedby={`${id}-assist-hint`}
+              onChange={(e) => edit(setAssisted, e.target.checked)}
+            />{' '}
+            Assisted selection
+          </label>
+          <p id={`${id}-assist-hint`} className="hint">
+            Instead of citing the whole conversation, carry the parts of this lineage that match the purpose and current
+            request. The rest stays reachable from the new session.
+          </p>
         </div>
-        <ContinuationPreview preview={preview} sessionNames={sessionNames} />
+        <ContinuationPreview preview={preview} sessionNames={sessionNames}>
+          {assisted && assistedResult?.__typename === 'ProjectionPreview' && (
+            <RecommendedSourcesChoice recommendations={recommendations} dropped={dropped} onToggle={toggleRecommendation} />
+          )}
+        </ContinuationPreview>
       </div>
       <div ref={problemRef}>
         {problem &&

@@ -1,7 +1,7 @@
 import type { ApolloClient } from '@apollo/client';
 import { useApolloClient, useMutation } from '@apollo/client/react';
 import { graphql } from '../../gql';
-import type { ContinueSessionInput, HandoffInput } from '../../gql/graphql';
+import type { ContinuationSourceInput, ContinueSessionInput, HandoffInput } from '../../gql/graphql';
 
 export const ContinueSessionMutation = graphql(`
   mutation ContinueSession($input: ContinueSessionInput!) {
@@ -66,6 +66,18 @@ export const TranscriptBoundsQuery = graphql(`
   }
 `);
 
+/** What the successor carries besides what the runtime adds (the initiating message, the recent exchange). */
+export type SourceSelection =
+  /** The whole transcript, cited as one range. */
+  | { kind: 'conversation' }
+  /**
+   * Assisted selection fills the budget (`assist: true`) and nothing is cited: cited sources are
+   * placed first, so a cited whole transcript would leave recommendations no room.
+   */
+  | { kind: 'assisted' }
+  /** The recommendations a person kept, cited as they were recommended. */
+  | { kind: 'kept'; sources: ContinuationSourceInput[] };
+
 export interface ContinuationRequest {
   sessionId: string;
   /** The transcript's length as the person sees it: the cited range ends there. */
@@ -73,14 +85,12 @@ export interface ContinuationRequest {
   title: string;
   handoff: HandoffInput;
   tokenBudget: number;
+  selection: SourceSelection;
   idempotencyKey: string;
 }
 
-/**
- * The input continueSession gets for a request: a person's request, citing the transcript's
- * first to latest event as one range. Throws when the transcript's bounds cannot be read.
- */
-export async function continuationInput(client: ApolloClient, request: ContinuationRequest): Promise<ContinueSessionInput> {
+/** The whole transcript as it is now: its first to latest event. Throws when its bounds cannot be read. */
+async function conversationSource(client: ApolloClient, request: ContinuationRequest): Promise<ContinuationSourceInput> {
   const { data: bounds } = await client.query({
     query: TranscriptBoundsQuery,
     variables: { id: request.sessionId, lastSeq: request.eventCount },
@@ -91,7 +101,15 @@ export async function continuationInput(client: ApolloClient, request: Continuat
   const fromEventId = bounds?.session?.opening.edges[0]?.node.id;
   const toEventId = bounds?.session?.latest.edges[0]?.node.id;
   if (!fromEventId || !toEventId) throw new Error('The transcript could not be read to cite it.');
+  return { kind: 'SESSION_EVENTS', sessionId: request.sessionId, fromEventId, toEventId, relevance: 'the conversation so far' };
+}
 
+/**
+ * The input continueSession gets for a person's request and its selection of sources. Throws
+ * when the transcript's bounds cannot be read to cite it.
+ */
+export async function continuationInput(client: ApolloClient, request: ContinuationRequest): Promise<ContinueSessionInput> {
+  const { selection } = request;
   return {
     sessionId: request.sessionId,
     idempotencyKey: request.idempotencyKey,
@@ -101,14 +119,18 @@ export async function continuationInput(client: ApolloClient, request: Continuat
     title: request.title,
     handoff: request.handoff,
     tokenBudget: request.tokenBudget,
-    sources: [
-      { kind: 'SESSION_EVENTS', sessionId: request.sessionId, fromEventId, toEventId, relevance: 'the conversation so far' },
-    ],
+    ...(selection.kind === 'assisted' && { assist: true }),
+    sources:
+      selection.kind === 'conversation'
+        ? [await conversationSource(client, request)]
+        : selection.kind === 'kept'
+          ? selection.sources
+          : [],
   };
 }
 
 /**
- * Continues a session on a person's request, citing its whole transcript as one range. The
+ * Continues a session on a person's request, with the sources they chose. The
  * answer updates the predecessor (now CONTINUED) and its lineage's head in the cache.
  * Throws when the transcript's bounds or the answer cannot be read; refusals are returned.
  */

@@ -80,7 +80,7 @@ export function HandoffInspectorPage({ edgeId }: { edgeId: string }) {
             sections={manifest.context.sections}
           />
           <h3>Sources</h3>
-          <ManifestItemList items={manifest.items} sessionNames={sessionNames} />
+          <ManifestItemList items={manifest.items} sessionNames={sessionNames} citedBy={ACTOR_IN_WORDS[edge.actor]} />
           <h3>Transferred state</h3>
           <TransferredState state={manifest.transferredState} />
           <h3>Lineage block</h3>

@@ -2,13 +2,15 @@ import { Link } from 'react-router';
 import { formatCount } from '../../app/format';
 import { graphql } from '../../gql';
 import type { ManifestItemRowFragment } from '../../gql/graphql';
-import { SOURCE_KIND_IN_WORDS, STATUS_PRESENTATION, sourceLocation } from './manifest-sources';
+import { SOURCE_KIND_IN_WORDS, STATUS_PRESENTATION, originInWords, sourceLocation } from './manifest-sources';
 import './handoff.css';
 
 export const ManifestItemRowFragmentDocument = graphql(`
   fragment ManifestItemRow on ManifestItem {
     kind
     status
+    origin
+    score
     relevance
     sessionId
     fromEventId
@@ -28,10 +30,12 @@ interface ManifestItemListProps {
   items: ManifestItemRowFragment[];
   /** Names the sessions the items come from, in words. */
   sessionNames: Record<string, string>;
+  /** Who named the cited sources, e.g. "the agent". */
+  citedBy: string;
 }
 
 /** Every source the manifest names, in priority order, with what became of it. */
-export function ManifestItemList({ items, sessionNames }: ManifestItemListProps) {
+export function ManifestItemList({ items, sessionNames, citedBy }: ManifestItemListProps) {
   if (items.length === 0) return <p className="empty-state">This manifest names no sources.</p>;
   const count = (status: ManifestItemRowFragment['status']) => items.filter((item) => item.status === status).length;
   return (
@@ -43,7 +47,7 @@ export function ManifestItemList({ items, sessionNames }: ManifestItemListProps)
       <ol className="manifest-items">
         {items.map((item, index) => (
           <li key={`${index}:${item.hash ?? item.relevance}`}>
-            <ManifestItemCard item={item} sessionNames={sessionNames} />
+            <ManifestItemCard item={item} sessionNames={sessionNames} citedBy={citedBy} />
           </li>
         ))}
       </ol>
@@ -51,7 +55,9 @@ export function ManifestItemList({ items, sessionNames }: ManifestItemListProps)
   );
 }
 
-function ManifestItemCard({ item, sessionNames }: { item: ManifestItemRowFragment; sessionNames: Record<string, string> }) {
+type ManifestItemCardProps = { item: ManifestItemRowFragment } & Omit<ManifestItemListProps, 'items'>;
+
+function ManifestItemCard({ item, sessionNames, citedBy }: ManifestItemCardProps) {
   const status = STATUS_PRESENTATION[item.status];
   const location = sourceLocation(item);
   return (
@@ -62,6 +68,10 @@ function ManifestItemCard({ item, sessionNames }: { item: ManifestItemRowFragmen
         </span>
         <span className="manifest-item-kind">{SOURCE_KIND_IN_WORDS[item.kind]}</span>
         <span>{formatCount(item.tokenCount, 'token')}</span>
+        <span className={`origin origin-${item.origin.toLowerCase()}`}>{originInWords(item.origin, citedBy)}</span>
+        {item.origin === 'RECOMMENDED' && typeof item.score === 'number' && (
+          <span title="Assisted selection's relevance score; higher is better">score {item.score.toFixed(2)}</span>
+        )}
       </header>
       <p className="manifest-item-relevance prose">{item.relevance}</p>
       <p className="hint">

@@ -1,4 +1,4 @@
-import type { ManifestItemRowFragment, ManifestItemStatus, SourceKind } from '../../gql/graphql';
+import type { ManifestItemOrigin, ManifestItemRowFragment, ManifestItemStatus, SourceKind } from '../../gql/graphql';
 import { eventRangeLink } from '../transcript/cited-range';
 
 /** Where a manifest item's exact source opens: a transcript range in this app, or a resource's own address. */
@@ -17,6 +17,18 @@ export const STATUS_PRESENTATION: Record<ManifestItemStatus, { label: string; sy
   OMITTED: { label: 'Omitted', symbol: '○', meaning: 'linked but not loaded: it did not fit the budget' },
   UNAVAILABLE: { label: 'Unavailable', symbol: '⊘', meaning: 'no longer accessible; nothing was put in its place' },
 };
+
+/** Who chose an item, in words: `citedBy` names whoever continued (the agent, a person). */
+export function originInWords(origin: ManifestItemOrigin, citedBy: string): string {
+  switch (origin) {
+    case 'CITED':
+      return `Cited by ${citedBy}`;
+    case 'RUNTIME':
+      return 'Added by the runtime';
+    case 'RECOMMENDED':
+      return 'Recommended';
+  }
+}
 
 function isWebAddress(url: string): boolean {
   try {

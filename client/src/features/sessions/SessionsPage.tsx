@@ -1,3 +1,4 @@
+import { EventSearch } from '../search/EventSearch';
 import { CreateSessionForm } from './CreateSessionForm';
 import { SessionList } from './SessionList';
 import './sessions.css';
@@ -8,6 +9,7 @@ export function SessionsPage() {
     <div className="sessions-page">
       <h1 className="visually-hidden">Your sessions</h1>
       <CreateSessionForm />
+      <EventSearch />
       <section aria-labelledby="session-list-title" className="sessions-section">
         <h2 id="session-list-title">All sessions</h2>
         <SessionList />

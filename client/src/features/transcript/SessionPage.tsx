@@ -7,6 +7,7 @@ import { ContinueSessionAction, type ContinueSessionHandle } from '../continuati
 import { SuccessorBanner } from '../continuation/SuccessorBanner';
 import { isFollowedState, useContinuationFollower } from '../continuation/useContinuationFollower';
 import { LineageControl } from '../lineage/LineageControl';
+import { EventSearch } from '../search/EventSearch';
 import { useSessionLineage } from '../lineage/useSessionLineage';
 import { citedEventIds, useCitedRange, type CitedRange } from './cited-range';
 import { Composer } from './Composer';
@@ -106,6 +107,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
             started <time dateTime={session.createdAt}>{formatDateTime(session.createdAt)}</time>
           </span>
         </p>
+        <EventSearch sessionId={session.id} />
         {lineage?.continuedFrom && (
           <SuccessorBanner
             edge={lineage.continuedFrom}

@@ -26,7 +26,8 @@ export const TranscriptEventFragmentDocument = graphql(`
   }
 `);
 
-const AUTHOR_BY_KIND: Record<EventKind, string> = {
+/** Who wrote an event of each kind, as the transcript and search hits name them. */
+export const AUTHOR_BY_KIND: Record<EventKind, string> = {
   USER_MESSAGE: 'You',
   ASSISTANT_MESSAGE: 'Assistant',
   TOOL_CALL: 'Tool call',

@@ -60,11 +60,19 @@ const budgetTooSmall = {
   details: [{ __typename: 'ErrorDetail', path: ['input', 'tokenBudget'], message: 'Must be at least 431.' }],
 };
 
-function manifestItem(status: 'INCLUDED' | 'OMITTED', relevance: string, range: { from: string; to: string }, tokenCount: number) {
+function manifestItem(
+  status: 'INCLUDED' | 'OMITTED',
+  relevance: string,
+  range: { from: string; to: string },
+  tokenCount: number,
+  { origin = 'CITED', score = null }: { origin?: 'CITED' | 'RUNTIME' | 'RECOMMENDED'; score?: number | null } = {},
+) {
   return {
     __typename: 'ManifestItem',
     kind: 'SESSION_EVENTS',
     status,
+    origin,
+    score,
     relevance,
     sessionId: SESSION_ID,
     fromEventId: range.from,
@@ -92,9 +100,36 @@ function previewed(input: ContinueSessionInput) {
       sections: [section('SYSTEM', 180), section('LINEAGE', 60), section('INITIATING_MESSAGE', 20), section('HANDOFF', 120), section('OMITTED_HANDLES', 40)],
     },
     items: [
-      manifestItem('INCLUDED', 'the initiating user message', { from: 'event-3', to: 'event-3' }, 6),
-      manifestItem('OMITTED', 'recent exchange before the initiating message', { from: 'event-1', to: 'event-2' }, 8),
+      manifestItem('INCLUDED', 'the initiating user message', { from: 'event-3', to: 'event-3' }, 6, { origin: 'RUNTIME' }),
+      manifestItem('OMITTED', 'recent exchange before the initiating message', { from: 'event-1', to: 'event-2' }, 8, { origin: 'RUNTIME' }),
       manifestItem('OMITTED', 'the conversation so far', { from: 'event-1', to: 'event-3' }, 12),
+    ],
+  };
+}
+
+/** Assisted selection recommends two ranges beside the initiating message. */
+function assistedPreview(input: ContinueSessionInput) {
+  return {
+    ...previewed(input),
+    tokenCost: 310,
+    items: [
+      manifestItem('INCLUDED', 'the initiating user message', { from: 'event-3', to: 'event-3' }, 6, { origin: 'RUNTIME' }),
+      manifestItem('INCLUDED', 'matches “migrate”, “data”', { from: 'event-1', to: 'event-2' }, 8, { origin: 'RECOMMENDED', score: 0.9132 }),
+      manifestItem('INCLUDED', 'matches “steps”', { from: 'event-2', to: 'event-2' }, 4, { origin: 'RECOMMENDED', score: 0.4 }),
+    ],
+  };
+}
+
+/** The kept recommendations, cited. */
+function keptPreview(input: ContinueSessionInput) {
+  return {
+    ...previewed(input),
+    tokenCost: 300,
+    items: [
+      manifestItem('INCLUDED', 'the initiating user message', { from: 'event-3', to: 'event-3' }, 6, { origin: 'RUNTIME' }),
+      ...input.sources.map((source) =>
+        manifestItem('INCLUDED', source.relevance, { from: String(source.fromEventId), to: String(source.toEventId) }, 8),
+      ),
     ],
   };
 }
@@ -270,6 +305,64 @@ describe('continuing a session on request', () => {
     });
     // A corrected request is a new request: reusing the key would be refused as IDEMPOTENCY_KEY_REUSED.
     expect(inputs[1].idempotencyKey).not.toBe(inputs[0].idempotencyKey);
+  });
+
+  it('with assisted selection, cites nothing itself and confirms the recommendations it previewed', async () => {
+    const previews = previewMock(assistedPreview);
+    const { mock, inputs } = continueSessionMock(() => continued);
+    renderSessionPage([transcriptMock({ events: conversation }), previews.mock, mock]);
+
+    const dialog = await openDialog();
+    fill(dialog, 'Purpose', 'Plan the deployment');
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Assisted selection' }));
+
+    const choice = await within(dialog).findByRole('group', { name: 'Recommended sources' }, PREVIEWED);
+    const kept = within(choice).getAllByRole('checkbox');
+    expect(kept.map((box) => [(box as HTMLInputElement).checked, box.closest('li')?.textContent?.trim()])).toEqual([
+      [true, 'Keep matches “migrate”, “data”Event range · 8 tokens · score 0.91'],
+      [true, 'Keep matches “steps”Event range · 4 tokens · score 0.40'],
+    ]);
+    const preview = previewRegion(dialog);
+    expect(within(preview).getAllByText('Recommended')).toHaveLength(2);
+    expect(within(preview).getAllByText('Added by the runtime')).toHaveLength(1);
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+
+    await screen.findByText('Opened session session-9');
+    expect(inputs[0]).toMatchObject({ assist: true, sources: [] });
+    expect(previews.inputs.at(-1)).toEqual({ ...inputs[0], idempotencyKey: expect.any(String) });
+  });
+
+  it('cites the recommendations kept when one is dropped, previewing that request before confirming it', async () => {
+    const previews = previewMock((input) => (input.assist ? assistedPreview(input) : keptPreview(input)));
+    const { mock, inputs } = continueSessionMock(() => continued);
+    renderSessionPage([transcriptMock({ events: conversation }), previews.mock, mock]);
+
+    const dialog = await openDialog();
+    fill(dialog, 'Purpose', 'Plan the deployment');
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: 'Assisted selection' }));
+    const choice = await within(dialog).findByRole('group', { name: 'Recommended sources' }, PREVIEWED);
+    const dropping = within(choice).getByRole('checkbox', { name: /Keep matches “steps”/ });
+    fireEvent.click(dropping);
+
+    const preview = previewRegion(dialog);
+    await within(preview).findByText('Would include 2 of 2 sources, using 300 of 8,000 tokens.', {}, PREVIEWED);
+    expect(dropping).not.toBeChecked();
+    // The same checkbox, never re-created while the preview changes: focus stays where the person left it.
+    expect(dropping.isConnected).toBe(true);
+    expect(within(preview).getByText('Cited by you')).toBeInTheDocument();
+    expect(within(preview).queryByText('Recommended')).not.toBeInTheDocument();
+    expect(previews.inputs.at(-1)).toMatchObject({
+      sources: [
+        { kind: 'SESSION_EVENTS', sessionId: SESSION_ID, fromEventId: 'event-1', toEventId: 'event-2', relevance: 'matches “migrate”, “data”' },
+      ],
+    });
+    expect(previews.inputs.at(-1)).not.toHaveProperty('assist');
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+
+    await screen.findByText('Opened session session-9');
+    expect(previews.inputs.at(-1)).toEqual({ ...inputs[0], idempotencyKey: expect.any(String) });
   });
 
   it('closes without a request on cancel', async () => {

@@ -15,6 +15,8 @@ function item(overrides: Partial<ManifestItemRowFragment>): ManifestItemRowFragm
     __typename: 'ManifestItem',
     kind: 'SESSION_EVENTS',
     status: 'INCLUDED',
+    origin: 'CITED',
+    score: null,
     relevance: 'relevant',
     sessionId: null,
     fromEventId: null,
@@ -32,9 +34,18 @@ function item(overrides: Partial<ManifestItemRowFragment>): ManifestItemRowFragm
 }
 
 const ITEMS: ManifestItemRowFragment[] = [
-  item({ kind: 'SESSION_EVENT', relevance: 'the initiating user message', sessionId: 'pred', eventId: 'ev-2', tokenCount: 8, hash: 'a1b2' }),
+  item({
+    kind: 'SESSION_EVENT',
+    origin: 'RUNTIME',
+    relevance: 'the initiating user message',
+    sessionId: 'pred',
+    eventId: 'ev-2',
+    tokenCount: 8,
+    hash: 'a1b2',
+  }),
   item({
     status: 'OMITTED',
+    origin: 'RUNTIME',
     relevance: 'recent exchange before the initiating message',
     sessionId: 'pred',
     fromEventId: 'ev-1',
@@ -51,6 +62,15 @@ const ITEMS: ManifestItemRowFragment[] = [
     tokenCount: 120,
   }),
   item({ kind: 'RESOURCE', relevance: 'the API reference', url: 'https://docs.example/api', version: 'v7', tokenCount: 40 }),
+  item({
+    origin: 'RECOMMENDED',
+    score: 0.8125,
+    relevance: 'matches “manifest”, “design”; read back after an earlier projection left it out',
+    sessionId: 'pred',
+    fromEventId: 'ev-0',
+    toEventId: 'ev-1',
+    tokenCount: 30,
+  }),
 ];
 
 const EDGE: Edge = {
@@ -139,12 +159,13 @@ describe('the handoff inspector', () => {
   it('lists every source with its status in words and symbols, kind, relevance and tokens', async () => {
     renderInspector({ request, result: { data: { continuationEdge: EDGE } } });
 
-    await screen.findByText('4 sources: 2 included, 1 omitted, 1 unavailable');
+    await screen.findByText('5 sources: 3 included, 1 omitted, 1 unavailable');
     const cards = itemCards();
     expect(cards.map((card) => card.querySelector('.status')?.textContent)).toEqual([
       '● Included',
       '○ Omitted',
       '⊘ Unavailable',
+      '● Included',
       '● Included',
     ]);
     expect(cards[0]).toHaveTextContent('Event');
@@ -157,10 +178,27 @@ describe('the handoff inspector', () => {
     expect(cards[2]).toHaveTextContent('v3');
   });
 
+  it('says who chose each source, and how a recommendation scored', async () => {
+    renderInspector({ request, result: { data: { continuationEdge: EDGE } } });
+
+    await screen.findByText('5 sources: 3 included, 1 omitted, 1 unavailable');
+    const cards = itemCards();
+    expect(cards.map((card) => card.querySelector('.origin')?.textContent)).toEqual([
+      'Added by the runtime',
+      'Added by the runtime',
+      'Cited by the agent',
+      'Cited by the agent',
+      'Recommended',
+    ]);
+    expect(cards[4]).toHaveTextContent('score 0.81');
+    expect(cards[4]).toHaveTextContent('matches “manifest”, “design”');
+    expect(cards.slice(0, 4).map((card) => card.textContent)).not.toContainEqual(expect.stringContaining('score'));
+  });
+
   it('links each openable source to its exact events or address, and no unavailable one', async () => {
     renderInspector({ request, result: { data: { continuationEdge: EDGE } } });
 
-    await screen.findByText('4 sources: 2 included, 1 omitted, 1 unavailable');
+    await screen.findByText('5 sources: 3 included, 1 omitted, 1 unavailable');
     const [initiating, recent, unavailable, resource] = itemCards();
     expect(within(initiating).getByRole('link', { name: 'Open source: the initiating user message' })).toHaveAttribute(
       'href',
