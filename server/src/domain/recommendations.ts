@@ -68,7 +68,9 @@ export interface RankedRange {
 
 /** The words of a purpose, and the query holding them as alternatives (without operators a search would read in them). */
 export function purposeQuery(purpose: string): { query: ParsedSearchQuery; words: string[] } {
-  const words = [...new Set(purpose.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'_.-]*/gu) ?? [])]
+  // Inner dots, dashes and apostrophes belong to a word ("eu-west", "v1.2", "don't"); trailing ones end a sentence.
+  const found = (purpose.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'_.-]*/gu) ?? []).map((word) => word.replace(/[.'_-]+$/, ''));
+  const words = [...new Set(found)]
     .filter((word) => word !== 'or' && word !== 'and')
     .slice(0, PURPOSE_WORDS);
   return { query: { strict: '', anyWords: words.join(' or ') }, words };

@@ -48,7 +48,7 @@ describe('assisted selection ranking', () => {
   });
 
   it('reads a purpose as alternative words, without operators or repeats', () => {
-    expect(purposeQuery('Find the bucket, OR the "export" -job and the bucket')).toEqual({
+    expect(purposeQuery('Find the bucket, OR the "export" -job and the bucket.')).toEqual({
       query: { strict: '', anyWords: 'find or the or bucket or export or job' },
       words: ['find', 'the', 'bucket', 'export', 'job'],
     });
