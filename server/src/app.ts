@@ -63,7 +63,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       ...published,
       runsChanged(runs) {
         published.runsChanged(runs);
-        worker?.wake();
+        worker?.runsChanged(runs);
       },
     };
     const agent = config.agent;

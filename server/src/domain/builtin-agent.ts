@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ModelProvider, ModelReply, ModelRequest, TurnFacts, continuationAdvised } from './agent';
 import { ContinuationReason } from './continuations';
 import { TITLE_MAX_CHARS } from './sessions';
@@ -18,7 +19,16 @@ import { TITLE_MAX_CHARS } from './sessions';
 export class BuiltinAgent implements ModelProvider {
   readonly name = 'builtin';
 
-  async complete({ messages, facts }: ModelRequest): Promise<ModelReply> {
+  /** `pauseMs` between the word groups of a streamed answer, as a model producing tokens pauses. */
+  constructor(private readonly pauseMs = 5) {}
+
+  async complete(request: ModelRequest): Promise<ModelReply> {
+    const reply = this.decide(request);
+    if (reply.text && request.onTextDelta) await streamWordGroups(reply.text, request.onTextDelta, this.pauseMs, request.signal);
+    return reply;
+  }
+
+  private decide({ messages, facts }: ModelRequest): ModelReply {
     const last = messages[messages.length - 1];
     if (last?.role === 'tool') return text(afterTool(messages, last.toolCallId, last.content));
     if (facts.delegatedTask !== null) return text(`Done: ${excerpt(facts.delegatedTask, 200)}`);
@@ -35,6 +45,19 @@ export class BuiltinAgent implements ModelProvider {
       if (searched) return call(`builtin-${message.id}-search`, 'search_history', { query: searched[1].trim(), first: 3 });
     }
     return text(answer(message.text, facts));
+  }
+}
+
+/** Words per streamed piece of an answer. */
+const WORDS_PER_GROUP = 3;
+
+/** Hands `text` on in groups of a few words (each keeping the spaces after it), pausing between them; stops when aborted. */
+async function streamWordGroups(text: string, onTextDelta: (delta: string) => void, pauseMs: number, signal?: AbortSignal): Promise<void> {
+  const words = text.match(/\S+\s*|\s+/g) ?? [];
+  for (let start = 0; start < words.length; start += WORDS_PER_GROUP) {
+    signal?.throwIfAborted();
+    if (start > 0) await sleep(pauseMs, undefined, { signal });
+    onTextDelta(words.slice(start, start + WORDS_PER_GROUP).join(''));
   }
 }
 
