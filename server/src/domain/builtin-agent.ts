@@ -12,6 +12,7 @@ import { TITLE_MAX_CHARS } from './sessions';
  * - the context past the advised share of the window, seen when a turn starts: CONTEXT_PRESSURE;
  * - a plainly different subject ({@link isTopicShift}): TOPIC_CHANGE.
  *
+ * `/echo <text>` answers with the text exactly as written (to see how an answer renders).
  * `/delegate <task>` starts delegated work in a child session, and `/search <words>` searches the
  * lineage's history (`search_history`), answering with the best hits and their exact addresses. A
  * successor's first turn never continues again: it answers the replayed message.
@@ -41,6 +42,8 @@ export class BuiltinAgent implements ModelProvider {
       }
       const delegated = /^\/delegate\s+([\s\S]+)/i.exec(message.text.trim());
       if (delegated) return call(`builtin-${message.id}-delegate`, 'delegate', { task: delegated[1].trim() });
+      const echoed = ECHO_COMMAND.exec(message.text.trim());
+      if (echoed) return text(echoed[1]);
       const searched = SEARCH_COMMAND.exec(message.text.trim());
       if (searched) return call(`builtin-${message.id}-search`, 'search_history', { query: searched[1].trim(), first: 3 });
     }
@@ -70,6 +73,7 @@ const CONTINUE_COMMAND = /^\/continue(?:\s+([\s\S]*))?$/i;
 const CONTINUE_PHRASE = /\bcontinue (?:this )?in a new session\b/i;
 const PHASE_COMMAND = /^\/phase\s+([\s\S]+)$/i;
 const SEARCH_COMMAND = /^\/search\s+([\s\S]+)$/i;
+const ECHO_COMMAND = /^\/echo\s+([\s\S]+)$/i;
 
 /** Whether, and why, the turn for `facts.userMessage` should move to a successor instead of being answered here. */
 export function continuationDecision(facts: TurnFacts): ContinuationDecision | null {
