@@ -77,7 +77,7 @@ describe('continueSessionTool', () => {
       expect(tool.type).toBe('function');
       expect(tool.function.name).toBe('continue_session');
       const parameters = tool.function.parameters;
-      expect(Object.keys(parameters.properties).sort()).toEqual(['description', 'handoff', 'reason', 'sources', 'title', 'transfer']);
+      expect(Object.keys(parameters.properties).sort()).toEqual(['assist', 'description', 'handoff', 'reason', 'sources', 'title', 'transfer']);
       expect(parameters.required.sort()).toEqual(['handoff', 'reason', 'sources', 'title']);
       expect(parameters.properties.reason.enum).toEqual(['topic_change', 'phase_change', 'context_pressure', 'user_request', 'other']);
       expect(Object.keys(parameters.properties.handoff.properties)).toEqual([
