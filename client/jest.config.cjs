@@ -7,7 +7,10 @@ module.exports = {
   moduleNameMapper: {
     '\\.css$': '<rootDir>/src/test/style-stub.cjs',
   },
+  // The Markdown renderer and its plugins ship only as ES modules: compile them too.
+  transformIgnorePatterns: [],
   transform: {
+    '^.+\\.m?js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
     '^.+\\.tsx?$': [
       '@swc/jest',
       {

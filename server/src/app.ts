@@ -4,6 +4,7 @@ import { buildAppSchema } from './graphql/schema';
 import { Services } from './graphql/context';
 import { CountingEventTarget, createAppPubSub, crossProcessCodec, pubSubNotifier } from './graphql/pubsub';
 import { DEFAULT_RECONNECT_OPTIONS, PostgresEventTarget } from './graphql/postgres-event-target';
+import { RedisEventTarget } from './graphql/redis-event-target';
 import { publishedRecords } from './db/repositories/delivery.repository';
 import { readinessReport } from './http/readiness';
 import { RunningHttpServer, startHttpServer } from './http/server';
@@ -49,11 +50,13 @@ export interface RunningApp {
 export async function startApp(config: AppConfig): Promise<RunningApp> {
   useLogger(createLogger({ level: config.logLevel ?? 'info', pretty: config.development, destination: config.logDestination }));
   const database = await openDatabase(config);
-  let crossProcess: PostgresEventTarget | null = null;
+  let crossProcess: PostgresEventTarget | RedisEventTarget | null = null;
   try {
     const { dataSource } = database;
-    // One process embedded, or many on PostgreSQL: then publishes cross processes through LISTEN/NOTIFY.
-    if (config.databaseUrl) {
+    // One process embedded, or many: then publishes cross processes through Redis, or else LISTEN/NOTIFY.
+    if (config.redisUrl) {
+      crossProcess = await RedisEventTarget.connect(config.redisUrl, crossProcessCodec(publishedRecords(dataSource.manager)));
+    } else if (config.databaseUrl) {
       crossProcess = await PostgresEventTarget.connect(config.databaseUrl, crossProcessCodec(publishedRecords(dataSource.manager)), {
         initialDelayMs: config.pubSubReconnectMs ?? DEFAULT_RECONNECT_OPTIONS.initialDelayMs,
       });
@@ -68,7 +71,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       runsChanged(runs) {
         for (const run of runs) metrics.runs.inc({ status: run.status });
         published.runsChanged(runs);
-        worker?.wake();
+        worker?.runsChanged(runs);
       },
     };
     const agent = config.agent;

@@ -19,6 +19,8 @@ export interface AppConfig {
   poolSize: number;
   /** The first wait before the pub/sub connection to PostgreSQL is opened again once it dropped; it doubles up to 30 s. */
   pubSubReconnectMs?: number;
+  /** A `redis://` URL: publishes cross processes through Redis instead of PostgreSQL's LISTEN/NOTIFY. */
+  redisUrl?: string;
   /** Browser origins allowed to call the API from other pages, or any (`*`); absent or empty: the server's own origin only. */
   corsOrigins?: CorsOrigins;
   continuationPolicy: ContinuationPolicy;
@@ -144,6 +146,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     clientDist: path.resolve(env.CLIENT_DIST || path.join(__dirname, '..', '..', 'client', 'dist')),
     poolSize: integer(env, 'DB_POOL_SIZE', 10, 2, 200),
     pubSubReconnectMs: integer(env, 'PUBSUB_RECONNECT_MS', DEFAULT_RECONNECT_OPTIONS.initialDelayMs, 10, 60_000),
+    redisUrl: env.REDIS_URL || undefined,
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     continuationPolicy: {
       streakLimit: integer(env, 'CONTINUATION_STREAK_LIMIT', DEFAULT_CONTINUATION_POLICY.streakLimit, 1, 1_000_000),

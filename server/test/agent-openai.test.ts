@@ -1,4 +1,4 @@
-import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 import { DEFAULT_AGENT_CONFIG } from '../src/config';
 import { AGENT_TOOLS } from '../src/services/continuations.service';
 import { GraphQLTestClient } from './helpers/graphql-client';
@@ -10,14 +10,14 @@ import { startTestServer, TestServer } from './helpers/test-server';
 const POST = `mutation ($s: ID!, $t: String!) { postMessage(input: { sessionId: $s, text: $t }) {
   ... on PostMessageSuccess { event { id } run { id } } ... on OperationError { code message } } }`;
 
-type Message = ChatCompletionCreateParamsNonStreaming['messages'][number];
+type Message = ChatCompletionCreateParams['messages'][number];
 
-function lastUserText(body: ChatCompletionCreateParamsNonStreaming): string {
+function lastUserText(body: ChatCompletionCreateParams): string {
   const users = body.messages.filter((message) => message.role === 'user');
   return String(users[users.length - 1]?.content ?? '');
 }
 
-function lastMessage(body: ChatCompletionCreateParamsNonStreaming): Message {
+function lastMessage(body: ChatCompletionCreateParams): Message {
   return body.messages[body.messages.length - 1];
 }
 
@@ -229,7 +229,7 @@ describe('the runtime with an OpenAI-compatible model', () => {
 
   it("a successor's failed run keeps the edge and the successor, shows the error, and retryRun answers there", async () => {
     const session = await createSession(client, 'Orders');
-    const opensSuccessor = (body: ChatCompletionCreateParamsNonStreaming) => String(body.messages[1]?.content ?? '').startsWith('You are continuing work');
+    const opensSuccessor = (body: ChatCompletionCreateParams) => String(body.messages[1]?.content ?? '').startsWith('You are continuing work');
     fake.reply((body) =>
       opensSuccessor(body)
         ? { status: 503, message: 'No capacity right now.' }

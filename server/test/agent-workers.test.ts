@@ -116,6 +116,37 @@ onPostgres('two server processes on one PostgreSQL', () => {
     await ws.dispose();
   });
 
+  it("stream a run's answer to a subscriber on another process, and stop the run within a second when it is cancelled there", async () => {
+    const apiOnly = await start({ AGENT_CONCURRENCY: '0' });
+    const client = clientOf(apiOnly);
+    const words = Array.from({ length: 60 }, (_, index) => `w${index}`).join(' ');
+    fake.reply(() => ({ text: words, pauseMs: 40 }));
+    const session = await createSession(client, 'stop across processes');
+    const runId = (await client.data<{ postMessage: { run: { id: string } } }>(
+      'mutation ($s: ID!) { postMessage(input: { sessionId: $s, text: "Go on and on." }) { ... on PostMessageSuccess { run { id } } } }',
+      { s: session },
+    )).postMessage.run.id;
+    const ws = client.websocket();
+    const output = collect<{ runOutput: { offset: number; text: string } }>(ws, 'subscription ($r: ID!) { runOutput(runId: $r) { offset text } }', { r: runId });
+    await output.until(3, 20_000);
+
+    const cancelledAt = Date.now();
+    const cancelled = await client.data<{ cancelRun: { status: string } }>('mutation ($r: ID!) { cancelRun(runId: $r) { status } }', { r: runId });
+    expect(cancelled.cancelRun.status).toBe('CANCELLED');
+    await output.until(1_000, 20_000).catch(() => undefined);
+    expect(output.completed).toBe(true);
+    expect(Date.now() - cancelledAt).toBeLessThan(1_500);
+    let produced = '';
+    for (const { runOutput } of output.values) {
+      expect(runOutput.offset).toBe(produced.length);
+      produced += runOutput.text;
+    }
+    const answers = (await eventsOf(client, session)).filter((event) => event.kind === 'ASSISTANT_MESSAGE');
+    expect(answers.map((event) => [event.text, event.data])).toEqual([[produced, { cancelled: true }]]);
+    expect(produced.length).toBeLessThan(words.length);
+    await ws.dispose();
+  });
+
   it('finish the run of a process killed mid-run once its lease expires', async () => {
     fake.reply((body) => {
       const users = body.messages.filter((message) => message.role === 'user');

@@ -80,7 +80,7 @@ describe('OpenAIProvider against an OpenAI-compatible server', () => {
 
     expect(provider.name).toBe('openai');
     expect(reply).toEqual({ text: 'Hello there', toolCalls: [] });
-    expect(fake.requests).toEqual([{ model: 'gpt-test', messages: [{ role: 'user', content: 'Hi' }] }]);
+    expect(fake.requests).toEqual([{ model: 'gpt-test', messages: [{ role: 'user', content: 'Hi' }], stream: true }]);
   });
 
   it('sends every kind of message and the tools in the OpenAI shape', async () => {
@@ -118,8 +118,40 @@ describe('OpenAIProvider against an OpenAI-compatible server', () => {
           },
         ],
         tool_choice: 'auto',
+        stream: true,
       },
     ]);
+  });
+
+  it('hands the text on piece by piece as the stream brings it, and returns all of it', async () => {
+    fake.reply(() => ({ text: 'Streamed in several pieces, as a model writes.' }));
+    const deltas: string[] = [];
+
+    const reply = await provider.complete(ask([{ role: 'user', content: 'Hi' }], { onTextDelta: (delta) => deltas.push(delta) }));
+
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(deltas.join('')).toBe('Streamed in several pieces, as a model writes.');
+    expect(reply).toEqual({ text: 'Streamed in several pieces, as a model writes.', toolCalls: [] });
+  });
+
+  it('stops a streaming answer when the caller aborts, keeping what was handed on', async () => {
+    fake.reply(() => ({ text: 'one two three four five six seven eight nine ten', pauseMs: 100 }));
+    const abort = new AbortController();
+    const deltas: string[] = [];
+
+    const answered = provider.complete(
+      ask([{ role: 'user', content: 'Hi' }], {
+        signal: abort.signal,
+        onTextDelta: (delta) => {
+          deltas.push(delta);
+          if (deltas.length === 2) abort.abort();
+        },
+      }),
+    );
+
+    const error = await failureOf(answered);
+    expect(error.message).toMatch(/aborted/);
+    expect(deltas).toEqual(['one ', 'two ']);
   });
 
   it('maps tool calls in the reply', async () => {

@@ -20,7 +20,9 @@ type Documents = {
     "\n  fragment RunState on Run {\n    id\n    kind\n    status\n    error\n  }\n": typeof types.RunStateFragmentDoc,
     "\n  query SessionAgentState($id: ID!) {\n    session(id: $id) {\n      id\n      continuationSuggested\n      contextUsage {\n        tokens\n        windowTokens\n        threshold\n        share\n      }\n      runs(last: 10) {\n        ...RunState\n      }\n    }\n  }\n": typeof types.SessionAgentStateDocument,
     "\n  subscription RunUpdated($sessionId: ID!) {\n    runUpdated(sessionId: $sessionId) {\n      ...RunState\n    }\n  }\n": typeof types.RunUpdatedDocument,
+    "\n  mutation CancelRun($runId: ID!) {\n    cancelRun(runId: $runId) {\n      ...RunState\n    }\n  }\n": typeof types.CancelRunDocument,
     "\n  mutation RetryRun($runId: ID!) {\n    retryRun(runId: $runId) {\n      ...RunState\n    }\n  }\n": typeof types.RetryRunDocument,
+    "\n  subscription RunOutput($runId: ID!) {\n    runOutput(runId: $runId) {\n      runId\n      offset\n      text\n    }\n  }\n": typeof types.RunOutputDocument,
     "\n  fragment SuccessorBanner on ContinuationEdge {\n    id\n    reason\n    createdAt\n    predecessor {\n      id\n      title\n    }\n  }\n": typeof types.SuccessorBannerFragmentDoc,
     "\n  subscription SessionContinued($sessionId: ID!) {\n    sessionContinued(sessionId: $sessionId) {\n      edge {\n        id\n      }\n      predecessor {\n        id\n        status\n        currentContinuation {\n          id\n          title\n          status\n        }\n        ...LineageControl\n      }\n      successor {\n        id\n        title\n      }\n    }\n  }\n": typeof types.SessionContinuedDocument,
     "\n  mutation ContinueSession($input: ContinueSessionInput!) {\n    continueSession(input: $input) {\n      __typename\n      ... on ContinueSessionSuccess {\n        edge {\n          id\n          predecessor {\n            id\n            status\n            currentContinuation {\n              id\n              title\n              status\n            }\n          }\n        }\n        successor {\n          id\n          title\n          origin {\n            id\n            currentContinuation {\n              id\n              title\n              status\n              lineage {\n                id\n              }\n            }\n          }\n        }\n      }\n      ... on OperationError {\n        ...OperationErrorNoticeFields\n      }\n    }\n  }\n": typeof types.ContinueSessionDocument,
@@ -49,7 +51,9 @@ const documents: Documents = {
     "\n  fragment RunState on Run {\n    id\n    kind\n    status\n    error\n  }\n": types.RunStateFragmentDoc,
     "\n  query SessionAgentState($id: ID!) {\n    session(id: $id) {\n      id\n      continuationSuggested\n      contextUsage {\n        tokens\n        windowTokens\n        threshold\n        share\n      }\n      runs(last: 10) {\n        ...RunState\n      }\n    }\n  }\n": types.SessionAgentStateDocument,
     "\n  subscription RunUpdated($sessionId: ID!) {\n    runUpdated(sessionId: $sessionId) {\n      ...RunState\n    }\n  }\n": types.RunUpdatedDocument,
+    "\n  mutation CancelRun($runId: ID!) {\n    cancelRun(runId: $runId) {\n      ...RunState\n    }\n  }\n": types.CancelRunDocument,
     "\n  mutation RetryRun($runId: ID!) {\n    retryRun(runId: $runId) {\n      ...RunState\n    }\n  }\n": types.RetryRunDocument,
+    "\n  subscription RunOutput($runId: ID!) {\n    runOutput(runId: $runId) {\n      runId\n      offset\n      text\n    }\n  }\n": types.RunOutputDocument,
     "\n  fragment SuccessorBanner on ContinuationEdge {\n    id\n    reason\n    createdAt\n    predecessor {\n      id\n      title\n    }\n  }\n": types.SuccessorBannerFragmentDoc,
     "\n  subscription SessionContinued($sessionId: ID!) {\n    sessionContinued(sessionId: $sessionId) {\n      edge {\n        id\n      }\n      predecessor {\n        id\n        status\n        currentContinuation {\n          id\n          title\n          status\n        }\n        ...LineageControl\n      }\n      successor {\n        id\n        title\n      }\n    }\n  }\n": types.SessionContinuedDocument,
     "\n  mutation ContinueSession($input: ContinueSessionInput!) {\n    continueSession(input: $input) {\n      __typename\n      ... on ContinueSessionSuccess {\n        edge {\n          id\n          predecessor {\n            id\n            status\n            currentContinuation {\n              id\n              title\n              status\n            }\n          }\n        }\n        successor {\n          id\n          title\n          origin {\n            id\n            currentContinuation {\n              id\n              title\n              status\n              lineage {\n                id\n              }\n            }\n          }\n        }\n      }\n      ... on OperationError {\n        ...OperationErrorNoticeFields\n      }\n    }\n  }\n": types.ContinueSessionDocument,
@@ -113,7 +117,15 @@ export function graphql(source: "\n  subscription RunUpdated($sessionId: ID!) {\
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation CancelRun($runId: ID!) {\n    cancelRun(runId: $runId) {\n      ...RunState\n    }\n  }\n"): (typeof documents)["\n  mutation CancelRun($runId: ID!) {\n    cancelRun(runId: $runId) {\n      ...RunState\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation RetryRun($runId: ID!) {\n    retryRun(runId: $runId) {\n      ...RunState\n    }\n  }\n"): (typeof documents)["\n  mutation RetryRun($runId: ID!) {\n    retryRun(runId: $runId) {\n      ...RunState\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription RunOutput($runId: ID!) {\n    runOutput(runId: $runId) {\n      runId\n      offset\n      text\n    }\n  }\n"): (typeof documents)["\n  subscription RunOutput($runId: ID!) {\n    runOutput(runId: $runId) {\n      runId\n      offset\n      text\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

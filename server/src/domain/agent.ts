@@ -60,6 +60,8 @@ export interface ModelRequest {
   tools: ModelToolDefinition[];
   facts: TurnFacts;
   signal?: AbortSignal;
+  /** Receives the answer's text as it is produced, piece by piece; the reply still holds all of it. */
+  onTextDelta?: (delta: string) => void;
 }
 
 export interface ModelReply {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ModelProvider, ModelReply, ModelRequest, TurnFacts, continuationAdvised } from './agent';
 import { ContinuationReason } from './continuations';
 import { TITLE_MAX_CHARS } from './sessions';
@@ -11,6 +12,7 @@ import { TITLE_MAX_CHARS } from './sessions';
  * - the context past the advised share of the window, seen when a turn starts: CONTEXT_PRESSURE;
  * - a plainly different subject ({@link isTopicShift}): TOPIC_CHANGE.
  *
+ * `/echo <text>` answers with the text exactly as written (to see how an answer renders).
  * `/delegate <task>` starts delegated work in a child session, and `/search <words>` searches the
  * lineage's history (`search_history`), answering with the best hits and their exact addresses. A
  * successor's first turn never continues again: it answers the replayed message.
@@ -18,7 +20,16 @@ import { TITLE_MAX_CHARS } from './sessions';
 export class BuiltinAgent implements ModelProvider {
   readonly name = 'builtin';
 
-  async complete({ messages, facts }: ModelRequest): Promise<ModelReply> {
+  /** `pauseMs` between the word groups of a streamed answer, as a model producing tokens pauses. */
+  constructor(private readonly pauseMs = 5) {}
+
+  async complete(request: ModelRequest): Promise<ModelReply> {
+    const reply = this.decide(request);
+    if (reply.text && request.onTextDelta) await streamWordGroups(reply.text, request.onTextDelta, this.pauseMs, request.signal);
+    return reply;
+  }
+
+  private decide({ messages, facts }: ModelRequest): ModelReply {
     const last = messages[messages.length - 1];
     if (last?.role === 'tool') return text(afterTool(messages, last.toolCallId, last.content));
     if (facts.delegatedTask !== null) return text(`Done: ${excerpt(facts.delegatedTask, 200)}`);
@@ -31,10 +42,25 @@ export class BuiltinAgent implements ModelProvider {
       }
       const delegated = /^\/delegate\s+([\s\S]+)/i.exec(message.text.trim());
       if (delegated) return call(`builtin-${message.id}-delegate`, 'delegate', { task: delegated[1].trim() });
+      const echoed = ECHO_COMMAND.exec(message.text.trim());
+      if (echoed) return text(echoed[1]);
       const searched = SEARCH_COMMAND.exec(message.text.trim());
       if (searched) return call(`builtin-${message.id}-search`, 'search_history', { query: searched[1].trim(), first: 3 });
     }
     return text(answer(message.text, facts));
+  }
+}
+
+/** Words per streamed piece of an answer. */
+const WORDS_PER_GROUP = 3;
+
+/** Hands `text` on in groups of a few words (each keeping the spaces after it), pausing between them; stops when aborted. */
+async function streamWordGroups(text: string, onTextDelta: (delta: string) => void, pauseMs: number, signal?: AbortSignal): Promise<void> {
+  const words = text.match(/\S+\s*|\s+/g) ?? [];
+  for (let start = 0; start < words.length; start += WORDS_PER_GROUP) {
+    signal?.throwIfAborted();
+    if (start > 0) await sleep(pauseMs, undefined, { signal });
+    onTextDelta(words.slice(start, start + WORDS_PER_GROUP).join(''));
   }
 }
 
@@ -47,6 +73,7 @@ const CONTINUE_COMMAND = /^\/continue(?:\s+([\s\S]*))?$/i;
 const CONTINUE_PHRASE = /\bcontinue (?:this )?in a new session\b/i;
 const PHASE_COMMAND = /^\/phase\s+([\s\S]+)$/i;
 const SEARCH_COMMAND = /^\/search\s+([\s\S]+)$/i;
+const ECHO_COMMAND = /^\/echo\s+([\s\S]+)$/i;
 
 /** Whether, and why, the turn for `facts.userMessage` should move to a successor instead of being answered here. */
 export function continuationDecision(facts: TurnFacts): ContinuationDecision | null {

@@ -107,6 +107,7 @@ function packed(announcements: Announcement[]): string[] {
  * subscribed topic catches up from the database on what it may have missed.
  */
 export class PostgresEventTarget extends CountingEventTarget {
+  readonly mode = 'postgres';
   private readonly processId = randomUUID();
   /** The live, listening connection; null while it is being (re)established. */
   private client: Client | null = null;

@@ -4,7 +4,8 @@ import type { EventEntity } from '../db/entities/event.entity';
 import type { RunEntity } from '../db/entities/run.entity';
 import type { PublishedRecords } from '../db/repositories/delivery.repository';
 import { isId } from '../domain/ids';
-import type { ChangeNotifier } from '../services/notifications';
+import { RunStatus } from '../domain/runs';
+import type { ChangeNotifier, RunOutputChunk } from '../services/notifications';
 import type { PayloadCodec } from './postgres-event-target';
 import { logger } from '../logger';
 
@@ -27,7 +28,12 @@ export type Topics = {
   ACCOUNT_CONTINUED: [accountId: string, continuation: PublishedContinuation];
   /** Keyed by the session the run reports to. */
   RUN_UPDATED: [sessionId: string, run: PublishedRun];
+  /** Keyed by the run's id: its answer as produced, then that it ended. */
+  RUN_OUTPUT: [runId: string, output: PublishedRunOutput];
 };
+
+/** A batch of a run's answer, or the news that the run ended (its output is then whole). */
+export type PublishedRunOutput = RunOutputChunk | { runId: string; ended: true };
 
 /** An event as published: `createdAt` may arrive as an ISO string after crossing a process. */
 export type PublishedEvent = Omit<EventEntity, 'createdAt'> & { createdAt: Date | string };
@@ -92,9 +98,20 @@ export function pubSubNotifier(pubSub: AppPubSub): ChangeNotifier {
       pubSub.publish('ACCOUNT_CONTINUED', edge.accountId, continuation);
     },
     runsChanged(runs) {
-      for (const run of runs) pubSub.publish('RUN_UPDATED', run.sessionId, run);
+      for (const run of runs) {
+        pubSub.publish('RUN_UPDATED', run.sessionId, run);
+        if (outputEnded(run)) pubSub.publish('RUN_OUTPUT', run.id, { runId: run.id, ended: true });
+      }
+    },
+    runOutputAppended(chunk) {
+      pubSub.publish('RUN_OUTPUT', chunk.runId, chunk);
     },
   };
+}
+
+/** A run's output is whole once it settled and no worker holds it (a cancelled run's worker still records what it produced). */
+export function outputEnded(run: Pick<RunEntity, 'status' | 'leaseOwner'>): boolean {
+  return (run.status === RunStatus.SUCCEEDED || run.status === RunStatus.FAILED || run.status === RunStatus.CANCELLED) && run.leaseOwner === null;
 }
 
 /** An event record back from the pub/sub, with its dates as Date objects again. */
@@ -122,6 +139,8 @@ function wellShaped(topic: string, detail: unknown): boolean {
       return isIdString(record.edgeId) && isIdString(record.predecessorId) && isIdString(record.successorId);
     case 'RUN_UPDATED':
       return isIdString(record.id) && isIdString(record.sessionId) && typeof record.status === 'string' && isDate(record.createdAt) && isDate(record.updatedAt);
+    case 'RUN_OUTPUT':
+      return isIdString(record.runId) && (record.ended === true || (Number.isInteger(record.offset) && typeof record.text === 'string'));
     default:
       return false;
   }
@@ -143,7 +162,10 @@ function topicOf(type: string): [topic: string, id: string] {
 export function crossProcessCodec(records: PublishedRecords): PayloadCodec {
   return {
     compact(type, detail) {
-      if (topicOf(type)[0] !== 'SESSION_EVENT') return detail;
+      const topic = topicOf(type)[0];
+      // A run's output can be long: whoever resolves Run.output for a run that crossed without it reads it.
+      if (topic === 'RUN_UPDATED') return { ...(detail as PublishedRun), output: undefined };
+      if (topic !== 'SESSION_EVENT') return detail;
       const { id, sessionId, seq } = detail as PublishedEvent;
       return { id, sessionId, seq };
     },
@@ -164,6 +186,13 @@ export function crossProcessCodec(records: PublishedRecords): PayloadCodec {
         }
         case 'RUN_UPDATED':
           return records.runsChangedSince(id, since);
+        case 'RUN_OUTPUT': {
+          // The output so far from its start: a stream passes on only what it has not delivered.
+          const run = await records.run(id);
+          if (!run) return [];
+          const chunk: RunOutputChunk = { runId: run.id, offset: 0, text: run.output ?? '' };
+          return outputEnded(run) ? [chunk, { runId: run.id, ended: true }] : [chunk];
+        }
         case 'SESSION_CONTINUED':
           return (await records.continuationsSince({ predecessorId: id }, since)).map(publishedContinuation);
         case 'ACCOUNT_CONTINUED':
@@ -177,6 +206,10 @@ export function crossProcessCodec(records: PublishedRecords): PayloadCodec {
         case 'SESSION_CONTINUED':
         case 'ACCOUNT_CONTINUED':
           return (detail as PublishedContinuation).edgeId;
+        case 'RUN_OUTPUT': {
+          const output = detail as PublishedRunOutput;
+          return 'ended' in output ? 'ended' : `${output.offset}:${output.text.length}`;
+        }
         case 'RUN_UPDATED': {
           // A run is delivered again only in a state not delivered yet.
           const run = detail as PublishedRun;

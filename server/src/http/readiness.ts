@@ -12,8 +12,8 @@ export interface DependencyState {
 export interface ReadinessReport {
   ready: boolean;
   database: DependencyState;
-  /** Cross-process delivery of subscriptions: LISTEN/NOTIFY on PostgreSQL, in-process on the embedded database. */
-  delivery: DependencyState & { mode: 'postgres' | 'in-process' };
+  /** Cross-process delivery of subscriptions: Redis, LISTEN/NOTIFY on PostgreSQL, or in-process on the embedded database. */
+  delivery: DependencyState & { mode: 'postgres' | 'redis' | 'in-process' };
 }
 
 /** A database that takes longer than this to answer `SELECT 1` counts as down. */
@@ -38,14 +38,18 @@ async function databaseState(dataSource: DataSource): Promise<DependencyState> {
 
 /**
  * Whether this process can serve: its database answers, and publishes reach subscribers on
- * every process (`crossProcess` is null on the embedded database, where delivery is in-process).
+ * every process (`crossProcess` is null when delivery is in-process: the embedded database without Redis).
  */
-export async function readinessReport(dataSource: DataSource, crossProcess: { connected: boolean } | null): Promise<ReadinessReport> {
+export async function readinessReport(
+  dataSource: DataSource,
+  crossProcess: { connected: boolean; mode: 'postgres' | 'redis' } | null,
+): Promise<ReadinessReport> {
   const database = await databaseState(dataSource);
+  const down = { postgres: 'The LISTEN connection to PostgreSQL is down; reconnecting.', redis: 'The connection to Redis is down; reconnecting.' };
   const delivery: ReadinessReport['delivery'] = !crossProcess
     ? { ok: true, mode: 'in-process' }
     : crossProcess.connected
-      ? { ok: true, mode: 'postgres' }
-      : { ok: false, mode: 'postgres', error: 'The LISTEN connection to PostgreSQL is down; reconnecting.' };
+      ? { ok: true, mode: crossProcess.mode }
+      : { ok: false, mode: crossProcess.mode, error: down[crossProcess.mode] };
   return { ready: database.ok && delivery.ok, database, delivery };
 }

@@ -13,7 +13,7 @@ import {
 } from '../domain/agent';
 import { Actor } from '../domain/continuations';
 import { agentInstructions, projectedMessages, transcriptMessages } from '../domain/model-context';
-import { ACTIVE_RUN_STATUSES, RunKind, RunStatus } from '../domain/runs';
+import { ACTIVE_RUN_STATUSES, RunKind, RunStatus, cancelledDelegation } from '../domain/runs';
 import { SessionKind, SessionStatus, TITLE_MAX_CHARS } from '../domain/sessions';
 import { EventKind, GENESIS_HASH } from '../domain/transcript';
 import { EventEntity } from '../db/entities/event.entity';
@@ -21,13 +21,14 @@ import { ProjectionManifestEntity } from '../db/entities/projection-manifest.ent
 import { RunEntity } from '../db/entities/run.entity';
 import { SessionEntity } from '../db/entities/session.entity';
 import { latestPlan } from '../db/repositories/plan.repository';
-import { Lease, lockLeasedRun, queuedRun, settleRun } from '../db/repositories/run.repository';
+import { Lease, appendRunOutput, lockLeasedRun, queuedRun, settleRun } from '../db/repositories/run.repository';
 import { EventDraft, appendEvents, lockSession } from '../db/repositories/transcript.repository';
 import { continueSessionTool, continueSessionToolRequest } from '../graphql/continuations/continue-session-tool';
 import { columnList, entityFromRow } from '../db/rows';
 import { ContinuationService } from '../services/continuations.service';
 import { ChangeNotifier } from '../services/notifications';
 import { Viewer } from '../services/viewer';
+import { RunOutputStream } from './run-output';
 import { RUNTIME_TOOLS, RecallTools, ToolOutcome } from './tools';
 
 export interface TurnSettings {
@@ -43,6 +44,13 @@ export interface TurnSettings {
 export class LeaseLost extends Error {
   constructor() {
     super('The run is no longer leased to this worker.');
+  }
+}
+
+/** The abort reason of a run someone cancelled: its worker records what it produced and stops. */
+export class RunCancelled extends Error {
+  constructor() {
+    super('The run was cancelled.');
   }
 }
 
@@ -72,25 +80,53 @@ export class TurnRunner {
     this.continueSessionTool = (continueSessionTool(schema) as { function: ModelToolDefinition }).function;
   }
 
-  /** Runs `run` to its end under `lease`. Throws {@link LeaseLost} when another worker has taken it over. */
+  /**
+   * Runs `run` to its end under `lease`, passing its answer on as it is produced. Throws
+   * {@link LeaseLost} when another worker has taken it over. When `signal` is aborted with
+   * {@link RunCancelled}, what the run produced is recorded as its answer, marked cancelled.
+   */
   async execute(run: RunEntity, lease: Lease, signal: AbortSignal): Promise<void> {
+    const output = new RunOutputStream(async (offset, text) => {
+      if (await appendRunOutput(this.dataSource.manager, lease, text)) this.notifier.runOutputAppended({ runId: run.id, offset, text });
+    });
     const start = await this.turnStart(run);
+    try {
+      await this.steps(run, lease, start, output, signal);
+    } catch (error) {
+      const produced = await output.finish();
+      if (!(signal.reason instanceof RunCancelled)) throw error;
+      await this.answer(lease, run, start, produced);
+    }
+  }
+
+  private async steps(run: RunEntity, lease: Lease, start: TurnStart, output: RunOutputStream, signal: AbortSignal): Promise<void> {
     const delegated = run.kind === RunKind.DELEGATED;
     // Delegated work answers its task; moving or delegating further is for the conversation that owns it.
     const tools = delegated ? RUNTIME_TOOLS.filter((tool) => tool.name !== 'delegate') : [this.continueSessionTool, ...RUNTIME_TOOLS];
     const messages = [...start.messages];
     for (let step = 0; step < this.settings.maxSteps; step += 1) {
+      signal.throwIfAborted();
+      // The answer is all the text of the turn's model calls; a blank line parts the text of one call from the next.
+      let streamed = false;
+      const onTextDelta = (delta: string) => {
+        if (!streamed && output.text) output.append('\n\n');
+        streamed = true;
+        output.append(delta);
+      };
       let reply;
       try {
-        reply = await this.provider.complete({ messages, tools, facts: start.facts, signal });
+        reply = await this.provider.complete({ messages, tools, facts: start.facts, signal, onTextDelta });
       } catch (error) {
         if (signal.aborted) throw error;
         if (error instanceof ModelProviderError) return this.fail(lease, error.message);
         throw error;
       }
-      if (reply.toolCalls.length === 0) return this.answer(lease, run, start, reply.text ?? '');
+      // A provider that does not stream gives its text only at the end.
+      if (!streamed && reply.text) onTextDelta(reply.text);
+      if (reply.toolCalls.length === 0) return this.answer(lease, run, start, await output.finish());
       messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
       for (const call of reply.toolCalls) {
+        signal.throwIfAborted();
         if (call.name === 'continue_session' && !delegated) {
           const continued = await this.continueSession(lease, run, start, call);
           if (continued === 'ENDED') return;
@@ -270,27 +306,31 @@ export class TurnRunner {
   }
 
   /**
-   * The turn's answer, appended and the run settled in one transaction. Delegated work answers in
-   * its child session and reports the answer, as the result of the call that started it, to the
-   * session the run reports to now: the successor, when the run was transferred.
+   * The turn's answer, appended and the run settled in one transaction; a run cancelled meanwhile
+   * stays CANCELLED and its answer is marked `cancelled` (nothing is appended when it produced
+   * nothing). Delegated work answers in its child session and reports the answer, as the result
+   * of the call that started it, to the session the run reports to now: the successor, when the
+   * run was transferred.
    */
   private async answer(lease: Lease, run: RunEntity, start: TurnStart, text: string): Promise<void> {
-    const answerDraft: EventDraft = { kind: EventKind.ASSISTANT_MESSAGE, text };
-    if (run.kind !== RunKind.DELEGATED) {
-      await this.record(lease, start.session.id, [answerDraft], RunStatus.SUCCEEDED);
-      return;
-    }
+    const answerDrafts = (cancelled: boolean): EventDraft[] =>
+      cancelled && !text ? [] : [{ kind: EventKind.ASSISTANT_MESSAGE, text, ...(cancelled && { data: { cancelled: true } }) }];
     const events: EventEntity[] = [];
     const settled = await this.dataSource.transaction(async (manager) => {
+      if (run.kind !== RunKind.DELEGATED) {
+        return this.lockedWrite(manager, lease, () => start.session.id, async (session, current) => {
+          events.push(...(await appendEvents(manager, session, answerDrafts(current.status === RunStatus.CANCELLED))));
+          return settleRun(manager, current, RunStatus.SUCCEEDED, null, text);
+        });
+      }
       const child = await lockSession(manager, run.accountId, start.session.id);
-      events.push(...(await appendEvents(manager, child!, [answerDraft])));
       return this.lockedWrite(manager, lease, (current) => current.sessionId, async (session, current) => {
-        events.push(
-          ...(await appendEvents(manager, session, [
-            { kind: EventKind.TOOL_RESULT, text, toolCallId: current.toolCallId, data: { name: 'delegate', runId: current.id, childSessionId: child!.id } },
-          ])),
-        );
-        return settleRun(manager, current, RunStatus.SUCCEEDED, null);
+        const cancelled = current.status === RunStatus.CANCELLED;
+        events.push(...(await appendEvents(manager, child!, answerDrafts(cancelled))));
+        const result = cancelled ? cancelledDelegation(text) : text;
+        const data = { name: 'delegate', runId: current.id, childSessionId: child!.id, ...(cancelled && { cancelled: true }) };
+        events.push(...(await appendEvents(manager, session, [{ kind: EventKind.TOOL_RESULT, text: result, toolCallId: current.toolCallId, data }])));
+        return settleRun(manager, current, RunStatus.SUCCEEDED, null, text);
       });
     });
     this.notifier.eventsAppended(events);
@@ -316,14 +356,10 @@ export class TurnRunner {
     });
   }
 
-  /** Appends to a session for the run, and settles the run in the same transaction when `status` is given. */
-  private async record(lease: Lease, sessionId: string, drafts: EventDraft[], status?: typeof RunStatus.SUCCEEDED): Promise<void> {
-    const { events, settled } = await this.writeForRun(lease, sessionId, async (manager, session, run) => ({
-      events: await appendEvents(manager, session, drafts),
-      settled: status ? await settleRun(manager, run, status, null) : null,
-    }));
+  /** Appends to a session for the run. */
+  private async record(lease: Lease, sessionId: string, drafts: EventDraft[]): Promise<void> {
+    const events = await this.writeForRun(lease, sessionId, (manager, session) => appendEvents(manager, session, drafts));
     this.notifier.eventsAppended(events);
-    if (settled) this.notifier.runsChanged([settled]);
   }
 
   private writeForRun<T>(

@@ -5,8 +5,11 @@ import { RunEntity } from '../db/entities/run.entity';
 import { Lease, claimRun, releaseRun, renewLease, settleRun, lockLeasedRun } from '../db/repositories/run.repository';
 import { RunStatus } from '../domain/runs';
 import { ChangeNotifier } from '../services/notifications';
-import { LeaseLost, TurnRunner } from './turn';
+import { LeaseLost, RunCancelled, TurnRunner } from './turn';
 import { logger } from '../logger';
+
+/** How often a running run's lease is renewed at most, which is also how soon a cancellation elsewhere is seen. */
+const CANCELLATION_CHECK_MS = 1_000;
 
 export interface WorkerSettings {
   /** Runs this process executes at once. */
@@ -44,6 +47,14 @@ export class AgentWorker {
   /** New work was queued in this process: look now rather than at the next poll. */
   wake(): void {
     for (const waiter of [...this.waiters]) waiter();
+  }
+
+  /** Runs changed in this process: a cancelled one in flight here stops now, and queued ones are looked at. */
+  runsChanged(runs: RunEntity[]): void {
+    for (const run of runs) {
+      if (run.status === RunStatus.CANCELLED) this.inFlight.get(run.id)?.abort.abort(new RunCancelled());
+    }
+    this.wake();
   }
 
   /**
@@ -94,18 +105,19 @@ export class AgentWorker {
     const lease: Lease = { runId: run.id, owner: this.id, attempt: run.attempt };
     const abort = new AbortController();
     this.inFlight.set(run.id, { lease, abort });
+    // The heartbeat also finds a cancellation made by another process, within a second.
     const heartbeat = setInterval(() => {
       renewLease(this.dataSource.manager, lease, this.settings.leaseMs)
-        .then((held) => {
-          if (!held) abort.abort();
+        .then((status) => {
+          if (status === RunStatus.CANCELLED) abort.abort(new RunCancelled());
+          else if (status === null) abort.abort(new LeaseLost());
         })
         .catch(() => undefined);
-    }, Math.max(50, Math.floor(this.settings.leaseMs / 3)));
+    }, Math.max(50, Math.min(CANCELLATION_CHECK_MS, Math.floor(this.settings.leaseMs / 3))));
     try {
       await this.runner.execute(run, lease, abort.signal);
     } catch (error) {
-      // An abort while not stopping means the heartbeat found the lease gone: another worker has the run.
-      const leaseLost = error instanceof LeaseLost || (abort.signal.aborted && !this.stopping);
+      const leaseLost = error instanceof LeaseLost || abort.signal.reason instanceof LeaseLost;
       if (!leaseLost) await this.afterFailure(run, lease, error);
     } finally {
       clearInterval(heartbeat);

@@ -2,10 +2,12 @@ import { DataSource } from 'typeorm';
 import { ContextUsage, contextTokens } from '../domain/agent';
 import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { isId } from '../domain/ids';
-import { RunStatus } from '../domain/runs';
+import { ACTIVE_RUN_STATUSES, RunKind, RunStatus, cancelledDelegation } from '../domain/runs';
+import { EventKind } from '../domain/transcript';
+import { EventEntity } from '../db/entities/event.entity';
 import { RunEntity } from '../db/entities/run.entity';
-import { requeueFailedRun } from '../db/repositories/run.repository';
-import { lockSession } from '../db/repositories/transcript.repository';
+import { cancelRunRow, requeueFailedRun } from '../db/repositories/run.repository';
+import { EventDraft, appendEvents, lockSession } from '../db/repositories/transcript.repository';
 import { currentContinuation } from '../db/repositories/lineage.repository';
 import { SessionStatus } from '../domain/sessions';
 import { alignOne } from './batch';
@@ -16,6 +18,9 @@ export interface UsageSettings {
   windowTokens: number;
   continuationThreshold: number;
 }
+
+/** Why a finished run cannot be cancelled, by its status. */
+const FINISHED_RUN = { SUCCEEDED: 'it succeeded, and its answer stands', FAILED: 'it failed', CANCELLED: 'it was cancelled already' } as const;
 
 export class RunService {
   constructor(
@@ -59,6 +64,49 @@ export class RunService {
     });
     if (outcome.ok) this.notifier.runsChanged([outcome.value]);
     return outcome;
+  }
+
+  /**
+   * Stops a QUEUED or RUNNING run; returns it CANCELLED. A queued run is settled at once (for
+   * delegated work, the delegating session gets the call's result saying so). A running one stays
+   * with its worker, which aborts the model call, records what was produced as the answer marked
+   * `cancelled` and releases it; the worker sees the change at once in its own process, and within
+   * a second from another. Fails with NOT_FOUND, or INVALID_INPUT for a run that already finished.
+   */
+  async cancelRun(viewer: Viewer, runId: string): Promise<Outcome<RunEntity>> {
+    const path = ['runId'];
+    const unknown = () => fail<RunEntity>(ErrorCode.NOT_FOUND, 'No such run.', [{ path, message: 'No such run.' }]);
+    if (!isId(runId)) return unknown();
+    const events: EventEntity[] = [];
+    const outcome = await this.dataSource.transaction(async (manager): Promise<Outcome<RunEntity>> => {
+      const peek = await manager.findOneBy(RunEntity, { id: runId, accountId: viewer.accountId });
+      if (!peek) return unknown();
+      // The session before the run: the order every writer locks them in.
+      const session = await lockSession(manager, viewer.accountId, peek.sessionId);
+      const run = await manager.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
+      if (!run) return unknown();
+      if (!ACTIVE_RUN_STATUSES.includes(run.status)) {
+        const why = FINISHED_RUN[run.status as keyof typeof FINISHED_RUN];
+        return fail(ErrorCode.INVALID_INPUT, `Only a queued or running run can be cancelled: ${why}.`, [{ path, message: `Run ${run.id} is ${run.status}.` }]);
+      }
+      const cancelled = await cancelRunRow(manager, run);
+      if (cancelled.leaseOwner === null && cancelled.kind === RunKind.DELEGATED && session?.status === SessionStatus.ACTIVE) {
+        const data = { name: 'delegate', runId: run.id, childSessionId: run.childSessionId, cancelled: true };
+        const result: EventDraft = { kind: EventKind.TOOL_RESULT, text: cancelledDelegation(''), toolCallId: run.toolCallId, data };
+        events.push(...(await appendEvents(manager, session, [result])));
+      }
+      return succeed(cancelled);
+    });
+    if (outcome.ok) {
+      this.notifier.eventsAppended(events);
+      this.notifier.runsChanged([outcome.value]);
+    }
+    return outcome;
+  }
+
+  /** A run of the account as stored now (its output as far as produced), or null. */
+  findRun(viewer: Viewer, runId: string): Promise<RunEntity | null> {
+    return isId(runId) ? this.dataSource.manager.findOneBy(RunEntity, { id: runId, accountId: viewer.accountId }) : Promise.resolve(null);
   }
 
   /** Context usage of sessions by id, aligned with `ids`, from stored running totals: a DataLoader batch function. */

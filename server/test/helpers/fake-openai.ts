@@ -1,9 +1,11 @@
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
 
 export type FakeAnswer =
-  | { text: string }
+  /** Streamed word by word when the request asks for a stream, `pauseMs` between the words. */
+  | { text: string; pauseMs?: number }
   | { toolCalls: { id: string; name: string; arguments: string }[] }
   /** Answered as an OpenAI error body with this HTTP status. */
   | { status: number; message: string };
@@ -11,13 +13,13 @@ export type FakeAnswer =
 /** `hold` keeps the request open unanswered, like a model still thinking, until released or closed. */
 export type FakeReply = FakeAnswer | { hold: true };
 
-export type FakeHandler = (body: ChatCompletionCreateParamsNonStreaming) => FakeReply | Promise<FakeReply>;
+export type FakeHandler = (body: ChatCompletionCreateParams) => FakeReply | Promise<FakeReply>;
 
 export interface FakeOpenAI {
   /** Ends in `/v1`, as OpenAI clients expect. */
   baseURL: string;
   /** Every JSON body posted to the chat-completions endpoint, in arrival order. */
-  requests: ChatCompletionCreateParamsNonStreaming[];
+  requests: ChatCompletionCreateParams[];
   reply(handler: FakeHandler): void;
   /** Answers every request held so far. */
   releaseHeld(answer: FakeAnswer): void;
@@ -26,18 +28,18 @@ export interface FakeOpenAI {
 }
 
 interface HeldRequest {
-  body: ChatCompletionCreateParamsNonStreaming;
+  body: ChatCompletionCreateParams;
   response: ServerResponse;
 }
 
 /** A local server speaking OpenAI's chat-completions wire format, for tests over real HTTP. */
 export async function startFakeOpenAI(options: { apiKey?: string } = {}): Promise<FakeOpenAI> {
-  const requests: ChatCompletionCreateParamsNonStreaming[] = [];
+  const requests: ChatCompletionCreateParams[] = [];
   const held: HeldRequest[] = [];
   let handler: FakeHandler = () => ({ text: 'ok' });
   let completionCount = 0;
 
-  function answer(response: ServerResponse, body: ChatCompletionCreateParamsNonStreaming, reply: FakeAnswer): void {
+  function answer(response: ServerResponse, body: ChatCompletionCreateParams, reply: FakeAnswer): void {
     if ('status' in reply) {
       sendError(response, reply.status, reply.message, reply.status >= 500 ? 'server_error' : 'invalid_request_error', null);
       return;
@@ -57,6 +59,10 @@ export async function startFakeOpenAI(options: { apiKey?: string } = {}): Promis
         })),
       }),
     };
+    if (body.stream) {
+      void streamAnswer(response, body, `chatcmpl-fake${completionCount}`, content, toolCalls, 'pauseMs' in reply ? (reply.pauseMs ?? 0) : 0);
+      return;
+    }
     // A rough count, so callers that read usage see plausible numbers.
     const promptTokens = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
     const completionTokens = Math.ceil(JSON.stringify(message).length / 4);
@@ -75,7 +81,7 @@ export async function startFakeOpenAI(options: { apiKey?: string } = {}): Promis
       sendError(response, 404, `Unknown request URL: ${request.method} ${request.url}.`, 'invalid_request_error', 'unknown_url');
       return;
     }
-    let body: ChatCompletionCreateParamsNonStreaming;
+    let body: ChatCompletionCreateParams;
     try {
       body = JSON.parse(await readBody(request));
     } catch {
@@ -130,6 +136,41 @@ export async function startFakeOpenAI(options: { apiKey?: string } = {}): Promis
       });
     },
   };
+}
+
+/**
+ * The answer as chat-completions stream chunks in server-sent events: the role first, the text a
+ * word at a time, each tool call as its id and name and then its arguments in two pieces, the
+ * finish reason, then `[DONE]`. Stops writing when the client goes away (an aborted call).
+ */
+async function streamAnswer(
+  response: ServerResponse,
+  body: ChatCompletionCreateParams,
+  id: string,
+  content: string | null,
+  toolCalls: { id: string; name: string; arguments: string }[],
+  pauseMs: number,
+): Promise<void> {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const created = Math.floor(Date.now() / 1000);
+  const send = (delta: Record<string, unknown>, finishReason: string | null = null) =>
+    response.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] })}\n\n`,
+    );
+  send({ role: 'assistant', content: '' });
+  for (const word of content?.match(/\S+\s*|\s+/g) ?? []) {
+    if (pauseMs > 0) await sleep(pauseMs);
+    if (response.destroyed) return;
+    send({ content: word });
+  }
+  toolCalls.forEach((call, index) => {
+    const half = Math.ceil(call.arguments.length / 2);
+    send({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
+    send({ tool_calls: [{ index, function: { arguments: call.arguments.slice(0, half) } }] });
+    send({ tool_calls: [{ index, function: { arguments: call.arguments.slice(half) } }] });
+  });
+  send({}, toolCalls.length > 0 ? 'tool_calls' : 'stop');
+  response.end('data: [DONE]\n\n');
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

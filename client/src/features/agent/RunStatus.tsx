@@ -1,7 +1,10 @@
 import { useState } from 'react';
 import type { RunStateFragment } from '../../gql/graphql';
+import { Markdown } from '../markdown/Markdown';
 import { isInProgress } from './useAgentActivity';
+import { useCancelRun } from './useCancelRun';
 import { useRetryRun } from './useRetryRun';
+import { useRunOutput } from './useRunOutput';
 
 interface RunStatusProps {
   /** The session's newest turn; null before its first message. */
@@ -11,15 +14,19 @@ interface RunStatusProps {
 }
 
 /**
- * The current turn in a line: "Thinking…" while it is queued or running, its error and a way to
- * run it again when it failed, nothing once it answered.
+ * The current turn: "Thinking…" and a Stop button while it is queued or running, with its answer
+ * as it is produced; its error and a way to run it again when it failed; nothing once it answered
+ * (the answer is in the transcript then). The answer being produced is not a live region: the
+ * transcript announces it once, finished.
  */
 export function RunStatus({ currentTurn, onOutdated }: RunStatusProps) {
   const { retryRun, retrying } = useRetryRun();
+  const { cancelRun, cancelling } = useCancelRun();
   // Tied to the run it is about: a newer turn makes it moot.
   const [problem, setProblem] = useState<{ runId: string; text: string } | null>(null);
   const thinking = currentTurn !== null && isInProgress(currentTurn);
   const failed = currentTurn?.status === 'FAILED' ? currentTurn : null;
+  const streaming = useRunOutput(currentTurn?.status === 'RUNNING' ? currentTurn.id : null);
 
   async function retry(runId: string) {
     setProblem(null);
@@ -32,8 +39,22 @@ export function RunStatus({ currentTurn, onOutdated }: RunStatusProps) {
     }
   }
 
+  async function stop(runId: string) {
+    setProblem(null);
+    const refusal = await cancelRun(runId);
+    if (refusal) {
+      setProblem({ runId, text: `Stopping failed: ${refusal}` });
+      onOutdated();
+    }
+  }
+
   return (
     <div className="run-status">
+      {thinking && streaming && (
+        <div className="run-status-answer" aria-label="The answer so far">
+          <Markdown text={streaming} />
+        </div>
+      )}
       {/* Always rendered: screen readers announce changes inside a live region, not one that appears with them. */}
       <p role="status" aria-live="polite" className={failed ? 'run-status-text run-status-failed' : 'run-status-text'}>
         {thinking && (
@@ -44,6 +65,11 @@ export function RunStatus({ currentTurn, onOutdated }: RunStatusProps) {
         )}
         {failed && `The assistant could not answer${failed.error ? `: ${failed.error}` : '.'}`}
       </p>
+      {thinking && (
+        <button type="button" className="button" disabled={cancelling} onClick={() => void stop(currentTurn.id)}>
+          {cancelling ? 'Stopping…' : 'Stop'}
+        </button>
+      )}
       {failed && (
         <button type="button" className="button" disabled={retrying} onClick={() => void retry(failed.id)}>
           {retrying ? 'Retrying…' : 'Retry'}

@@ -47,6 +47,16 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const continueAction = useRef<ContinueSessionHandle>(null);
   const openContinueDialog = useCallback(() => continueAction.current?.open(), []);
 
+  // The tab says which session it shows; the app's name comes back when the page goes.
+  const title = session?.title;
+  useEffect(() => {
+    if (!title) return;
+    document.title = `${title} · Session Continuation`;
+    return () => {
+      document.title = 'Session Continuation';
+    };
+  }, [title]);
+
   // Page back through the transcript until the cited range's first event is loaded.
   const firstLoadedSeq = events[0]?.seq;
   const citedFromSeq = citedRange.status === 'found' ? citedRange.range.fromSeq : null;

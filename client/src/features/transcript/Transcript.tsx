@@ -98,7 +98,8 @@ export function Transcript({
   }
 
   return (
-    <div className="transcript" ref={scrollerRef} onScroll={recordScroll}>
+    // Focusable, so that a keyboard can scroll it.
+    <div className="transcript" ref={scrollerRef} onScroll={recordScroll} tabIndex={0}>
       <div ref={topSentinelRef} className="transcript-start">
         {hasOlder ? (
           <button type="button" className="button button-quiet" onClick={onLoadOlder} disabled={loadingOlder}>
@@ -116,22 +117,25 @@ export function Transcript({
       {events.length === 0 ? (
         <p className="empty-state">No messages yet. Write the first one below.</p>
       ) : (
-        <ol className="transcript-events" role="log" aria-label="Transcript" aria-live="polite">
-          {events.map((event) => {
-            const cited = isCited(event.seq, citedRange);
-            return (
-              <li
-                key={event.id}
-                data-seq={event.seq}
-                className={cited ? 'transcript-item-cited' : undefined}
-                tabIndex={cited && event.seq === citedRange?.fromSeq ? -1 : undefined}
-              >
-                {cited && <span className="cited-label">Cited source</span>}
-                <TranscriptEvent event={event} />
-              </li>
-            );
-          })}
-        </ol>
+        // The log wraps the list, so the list keeps its own role and its items stay list items.
+        <div role="log" aria-label="Transcript" aria-live="polite">
+          <ol className="transcript-events">
+            {events.map((event) => {
+              const cited = isCited(event.seq, citedRange);
+              return (
+                <li
+                  key={event.id}
+                  data-seq={event.seq}
+                  className={cited ? 'transcript-item-cited' : undefined}
+                  tabIndex={cited && event.seq === citedRange?.fromSeq ? -1 : undefined}
+                >
+                  {cited && <span className="cited-label">Cited source</span>}
+                  <TranscriptEvent event={event} />
+                </li>
+              );
+            })}
+          </ol>
+        </div>
       )}
     </div>
   );

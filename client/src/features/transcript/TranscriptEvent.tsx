@@ -4,6 +4,7 @@ import { graphql } from '../../gql';
 import type { EventKind, TranscriptEventFragment } from '../../gql/graphql';
 import { readSuccessorBanner, readTransitionCard } from '../continuation/continuation-events';
 import { TransitionCard } from '../continuation/TransitionCard';
+import { Markdown } from '../markdown/Markdown';
 import { eventRangeLink } from './cited-range';
 
 export const TranscriptEventFragmentDocument = graphql(`
@@ -52,7 +53,10 @@ export function TranscriptEvent({ event }: { event: TranscriptEventFragment }) {
     }
   }
 
-  const hasPayload = event.data !== null && event.data !== undefined;
+  const answer = event.kind === 'ASSISTANT_MESSAGE';
+  const stopped = answer && (event.data as { cancelled?: unknown } | null)?.cancelled === true;
+  // An answer's only payload is the mark that it was stopped, shown in words instead.
+  const hasPayload = event.data !== null && event.data !== undefined && !stopped;
   return (
     <article className={`transcript-event transcript-event-${event.kind.toLowerCase().replaceAll('_', '-')}`}>
       <header className="transcript-event-meta">
@@ -60,7 +64,8 @@ export function TranscriptEvent({ event }: { event: TranscriptEventFragment }) {
         {event.toolCallId && <code className="transcript-event-tool-call">{event.toolCallId}</code>}
         <time dateTime={event.createdAt}>{formatTime(event.createdAt)}</time>
       </header>
-      {event.text && <p className="transcript-event-text">{event.text}</p>}
+      {event.text && (answer ? <Markdown className="transcript-event-text transcript-event-markdown" text={event.text} /> : <p className="transcript-event-text">{event.text}</p>)}
+      {stopped && <p className="transcript-event-stopped">Stopped before it finished.</p>}
       {hasPayload && <pre className="transcript-event-payload">{JSON.stringify(event.data, null, 2)}</pre>}
       {event.replayOf && (
         <p className="transcript-event-provenance">

@@ -33,6 +33,13 @@ export class RunEntity {
   @Column({ name: 'trigger_event_id', type: 'uuid', nullable: true })
   triggerEventId: string | null;
 
+  /**
+   * The answer as the model produces it: appended by the worker batch by batch while RUNNING
+   * (before each batch is published), the whole answer once settled; null before any output.
+   */
+  @Column({ type: 'text', nullable: true })
+  output: string | null;
+
   /** How many times a worker has claimed the run; a lease is valid only for its own attempt. */
   @Column({ type: 'integer', default: 0 })
   attempt: number;

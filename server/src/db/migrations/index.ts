@@ -7,6 +7,7 @@ import { AgentRuntime1796036400000 } from './1796036400000-AgentRuntime';
 import { ManifestsBySuccessor1796040000000 } from './1796040000000-ManifestsBySuccessor';
 import { EventSearch1796043600000 } from './1796043600000-EventSearch';
 import { ManifestsByOrigin1796047200000 } from './1796047200000-ManifestsByOrigin';
+import { RunOutput1796050800000 } from './1796050800000-RunOutput';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   ManifestsBySuccessor1796040000000,
   EventSearch1796043600000,
   ManifestsByOrigin1796047200000,
+  RunOutput1796050800000,
 ];

@@ -14,6 +14,7 @@ export interface PublishedRecords {
   latestEvent(sessionId: string): Promise<EventEntity | null>;
   /** Runs reporting to the session that changed at or after `since`, oldest change first. */
   runsChangedSince(sessionId: string, since: Date): Promise<RunEntity[]>;
+  run(id: string): Promise<RunEntity | null>;
   /** Continuations of one predecessor, or of one account, made at or after `since`, oldest first. */
   continuationsSince(scope: { predecessorId: string } | { accountId: string }, since: Date): Promise<ContinuationEdgeEntity[]>;
 }
@@ -25,6 +26,7 @@ export function publishedRecords(manager: EntityManager): PublishedRecords {
       const session = await manager.findOneBy(SessionEntity, { id: sessionId });
       return session && session.eventCount > 0 ? manager.findOneBy(EventEntity, { sessionId, seq: session.eventCount }) : null;
     },
+    run: (id) => manager.findOneBy(RunEntity, { id }),
     runsChangedSince: (sessionId, since) =>
       manager.find(RunEntity, { where: { sessionId, updatedAt: MoreThanOrEqual(since) }, order: { updatedAt: 'ASC', id: 'ASC' } }),
     continuationsSince: (scope, since) =>

@@ -24,6 +24,7 @@ export function queuedRun(run: NewRun, now: Date): RunEntity {
     childSessionId: run.childSessionId ?? null,
     toolCallId: run.toolCallId ?? null,
     error: null,
+    output: null,
     triggerEventId: run.triggerEventId,
     attempt: 0,
     leaseOwner: null,
@@ -46,21 +47,22 @@ export interface Lease {
  * Takes the oldest run that is QUEUED, or RUNNING under an expired lease (its worker died), and
  * leases it to `owner` for `leaseMs`. SKIP LOCKED lets concurrent claimers pass over each other's
  * rows instead of waiting. A turn waits while another turn of its session holds a live lease, so
- * a session's turns run one at a time.
+ * a session's turns run one at a time; a cancelled turn still leased is busy until its worker has
+ * recorded what it produced.
  */
 export async function claimRun(manager: EntityManager, owner: string, leaseMs: number): Promise<RunEntity | null> {
   const rows = returnedRows(
     await manager.query(
       `UPDATE runs SET status = 'RUNNING', attempt = attempt + 1, lease_owner = $1,
               lease_expires_at = now() + $2 * interval '1 millisecond', started_at = coalesce(started_at, now()),
-              error = NULL, updated_at = now()
+              error = NULL, output = NULL, updated_at = now()
        WHERE id = (
          SELECT candidate.id FROM runs candidate
          WHERE (candidate.status = 'QUEUED' OR (candidate.status = 'RUNNING' AND candidate.lease_expires_at < now()))
            AND NOT EXISTS (
              SELECT 1 FROM runs busy
              WHERE busy.session_id = candidate.session_id AND busy.kind = 'TURN' AND candidate.kind = 'TURN'
-               AND busy.id <> candidate.id AND busy.status = 'RUNNING' AND busy.lease_expires_at >= now())
+               AND busy.id <> candidate.id AND busy.status IN ('RUNNING', 'CANCELLED') AND busy.lease_expires_at >= now())
          ORDER BY candidate.created_at, candidate.id
          LIMIT 1
          FOR UPDATE SKIP LOCKED)
@@ -71,44 +73,84 @@ export async function claimRun(manager: EntityManager, owner: string, leaseMs: n
   return rows.length ? entityFromRow(manager, RunEntity, rows[0]) : null;
 }
 
-/** Extends a live lease; false when the run is no longer this lease's (taken over, retried or settled). */
-export async function renewLease(manager: EntityManager, lease: Lease, leaseMs: number): Promise<boolean> {
+/**
+ * Extends a live lease. Returns the run's status (RUNNING, or CANCELLED when someone cancelled it
+ * and the worker is to record what it produced), or null when the run is no longer this lease's.
+ */
+export async function renewLease(manager: EntityManager, lease: Lease, leaseMs: number): Promise<RunStatus | null> {
   const rows = returnedRows(
     await manager.query(
       `UPDATE runs SET lease_expires_at = now() + $4 * interval '1 millisecond'
-       WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status = 'RUNNING'
-       RETURNING id`,
+       WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status IN ('RUNNING', 'CANCELLED')
+       RETURNING status`,
       [lease.runId, lease.owner, lease.attempt, leaseMs],
+    ),
+  );
+  return rows.length === 1 ? (rows[0].status as RunStatus) : null;
+}
+
+/**
+ * Locks the leased run for the rest of the transaction, or null when the lease is lost: every
+ * write a worker makes for a run goes through this, so a worker that lost its run writes nothing.
+ * A cancelled run stays its worker's until the worker has recorded what it produced.
+ */
+export async function lockLeasedRun(manager: EntityManager, lease: Lease): Promise<RunEntity | null> {
+  const rows: Record<string, unknown>[] = await manager.query(
+    `SELECT * FROM runs WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status IN ('RUNNING', 'CANCELLED') FOR UPDATE`,
+    [lease.runId, lease.owner, lease.attempt],
+  );
+  return rows.length ? entityFromRow(manager, RunEntity, rows[0]) : null;
+}
+
+/**
+ * Settles a leased run (locked with {@link lockLeasedRun}) and releases its lease. A cancelled run
+ * stays CANCELLED whatever the worker reached. `output` is the whole answer, when there is one.
+ */
+export async function settleRun(
+  manager: EntityManager,
+  run: RunEntity,
+  status: typeof RunStatus.SUCCEEDED | typeof RunStatus.FAILED | typeof RunStatus.CANCELLED,
+  error: string | null,
+  output?: string,
+): Promise<RunEntity> {
+  const rows = returnedRows(
+    await manager.query(
+      `UPDATE runs SET status = CASE WHEN status = 'CANCELLED' THEN status ELSE $2 END,
+              error = CASE WHEN status = 'CANCELLED' THEN NULL ELSE $3 END,
+              output = coalesce($4, output), lease_owner = NULL, lease_expires_at = NULL,
+              finished_at = coalesce(finished_at, now()), updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [run.id, status, error, output ?? null],
+    ),
+  );
+  return entityFromRow(manager, RunEntity, rows[0]);
+}
+
+/** Appends a batch of the answer to a leased run's output; false when the lease is lost. */
+export async function appendRunOutput(manager: EntityManager, lease: Lease, text: string): Promise<boolean> {
+  const rows = returnedRows(
+    await manager.query(
+      `UPDATE runs SET output = coalesce(output, '') || $4
+       WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status IN ('RUNNING', 'CANCELLED') RETURNING id`,
+      [lease.runId, lease.owner, lease.attempt, text],
     ),
   );
   return rows.length === 1;
 }
 
 /**
- * Locks the leased run for the rest of the transaction, or null when the lease is lost: every
- * write a worker makes for a run goes through this, so a worker that lost its run writes nothing.
+ * Cancels a run of the account (locked by the caller). A queued run, or a running one whose worker
+ * is gone (its lease expired), is settled at once; a running one stays leased to its worker, which
+ * stops its model call and records what it produced.
  */
-export async function lockLeasedRun(manager: EntityManager, lease: Lease): Promise<RunEntity | null> {
-  const rows: Record<string, unknown>[] = await manager.query(
-    `SELECT * FROM runs WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status = 'RUNNING' FOR UPDATE`,
-    [lease.runId, lease.owner, lease.attempt],
-  );
-  return rows.length ? entityFromRow(manager, RunEntity, rows[0]) : null;
-}
-
-/** Settles a leased run (locked with {@link lockLeasedRun}) and releases its lease. */
-export async function settleRun(
-  manager: EntityManager,
-  run: RunEntity,
-  status: typeof RunStatus.SUCCEEDED | typeof RunStatus.FAILED,
-  error: string | null,
-): Promise<RunEntity> {
+export async function cancelRunRow(manager: EntityManager, run: RunEntity): Promise<RunEntity> {
   const rows = returnedRows(
     await manager.query(
-      `UPDATE runs SET status = $2, error = $3, lease_owner = NULL, lease_expires_at = NULL,
-              finished_at = now(), updated_at = now()
+      `UPDATE runs SET status = 'CANCELLED', finished_at = now(), updated_at = now(),
+              lease_owner = CASE WHEN status = 'RUNNING' AND lease_expires_at >= now() THEN lease_owner END,
+              lease_expires_at = CASE WHEN status = 'RUNNING' AND lease_expires_at >= now() THEN lease_expires_at END
        WHERE id = $1 RETURNING *`,
-      [run.id, status, error],
+      [run.id],
     ),
   );
   return entityFromRow(manager, RunEntity, rows[0]);

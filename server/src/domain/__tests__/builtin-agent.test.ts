@@ -86,3 +86,36 @@ describe('the handoff the built-in agent writes', () => {
     });
   });
 });
+
+describe('the reference agent answering', () => {
+  it('streams its answer in groups of words that join to the whole answer, and /echo answers with the text as written', async () => {
+    const text = '/echo | a | b |\n| --- | --- |\n| 1 | 2 |\n\n```js\nconst x = 1;\n```';
+    const deltas: string[] = [];
+    const reply = await new BuiltinAgent(0).complete({
+      messages: [{ role: 'user', content: text }],
+      tools: [],
+      facts: facts(text),
+      onTextDelta: (delta) => deltas.push(delta),
+    });
+    expect(reply.text).toBe(text.slice('/echo '.length));
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(deltas.join('')).toBe(reply.text);
+  });
+
+  it('stops streaming when the turn is aborted', async () => {
+    const abort = new AbortController();
+    const deltas: string[] = [];
+    const answered = new BuiltinAgent(20).complete({
+      messages: [{ role: 'user', content: '/echo one two three four five six seven eight nine' }],
+      tools: [],
+      facts: facts('/echo one two three four five six seven eight nine'),
+      signal: abort.signal,
+      onTextDelta: (delta) => {
+        deltas.push(delta);
+        abort.abort();
+      },
+    });
+    await expect(answered).rejects.toThrow();
+    expect(deltas).toEqual(['one two three ']);
+  });
+});

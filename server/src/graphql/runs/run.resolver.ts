@@ -3,10 +3,13 @@ import type { SubscribeResolverData } from 'type-graphql';
 import type { RunEntity } from '../../db/entities/run.entity';
 import type { SessionEntity } from '../../db/entities/session.entity';
 import { Context, freshLoaders, subscribedSession } from '../context';
-import { valueOrThrow } from '../errors';
+import { failureError, valueOrThrow } from '../errors';
+import { ErrorCode } from '../../domain/errors';
+import type { RunOutputChunk as RunOutputChunkRecord } from '../../services/notifications';
 import { revivePublishedRun } from '../pubsub';
 import { Session } from '../sessions/session.type';
-import { Run } from './run.type';
+import { Run, RunOutputChunk } from './run.type';
+import { runOutputChunks } from './run-output.stream';
 
 async function subscribeToRunUpdates({ args, context }: SubscribeResolverData<unknown, { sessionId: string }, Context>) {
   const session = await subscribedSession(context, args.sessionId);
@@ -26,8 +29,46 @@ async function subscribeToRunUpdates({ args, context }: SubscribeResolverData<un
   };
 }
 
+/** The run's answer from its start; the run is looked up under the subscriber's account before anything is sent. */
+async function subscribeToRunOutput({ args, context }: SubscribeResolverData<unknown, { runId: string }, Context>) {
+  // Subscribed before the run is read, so that no batch falls between the two.
+  const published = context.pubSub.subscribe('RUN_OUTPUT', args.runId)[Symbol.asyncIterator]();
+  const run = await context.services.runs.findRun(context.viewer, args.runId).catch(async (error: unknown) => {
+    await published.return?.();
+    throw error;
+  });
+  if (!run) {
+    await published.return?.();
+    throw failureError({ code: ErrorCode.NOT_FOUND, message: 'No such run.', details: [{ path: ['runId'], message: 'No such run.' }] });
+  }
+  const chunks = runOutputChunks(run, published, () => context.services.runs.findRun(context.viewer, run.id));
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next: () => chunks.next(),
+    async return(): Promise<IteratorResult<RunOutputChunk>> {
+      // Ending the topic first lets a wait for the next batch finish, so the generator can end too.
+      await published.return?.();
+      await chunks.return(undefined);
+      return { done: true, value: undefined };
+    },
+  };
+}
+
 @Resolver(() => Run)
 export class RunResolver {
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'The answer as produced so far while RUNNING; the whole answer once finished (also when CANCELLED: what was produced); null before any output.',
+  })
+  async output(@Root() run: RunEntity, @Ctx() ctx: Context): Promise<string | null> {
+    // A run published by another process comes without its output, which can be long.
+    if (run.output !== undefined) return run.output;
+    return (await ctx.services.runs.findRun(ctx.viewer, run.id))?.output ?? null;
+  }
+
   @FieldResolver(() => Session, { description: 'The session the run reports to.' })
   session(@Root() run: RunEntity, @Ctx() ctx: Context): Promise<SessionEntity> {
     return ctx.loaders.sessionById.load(run.sessionId).then((session) => session!);
@@ -44,6 +85,19 @@ export class RunResolver {
   })
   async retryRun(@Arg('runId', () => ID) runId: string, @Ctx() ctx: Context): Promise<RunEntity> {
     return valueOrThrow(await ctx.services.runs.retryRun(ctx.viewer, runId));
+  }
+
+  @Mutation(() => Run, { description: 'Stops a QUEUED or RUNNING run: it becomes CANCELLED, and what it had produced is kept in the transcript.' })
+  async cancelRun(@Arg('runId', () => ID) runId: string, @Ctx() ctx: Context): Promise<RunEntity> {
+    return valueOrThrow(await ctx.services.runs.cancelRun(ctx.viewer, runId));
+  }
+
+  @Subscription(() => RunOutputChunk, {
+    description: "The run's answer as it is produced, in order; completes when the run ends.",
+    subscribe: subscribeToRunOutput,
+  })
+  runOutput(@Root() chunk: RunOutputChunkRecord, @Arg('runId', () => ID) _runId: string): RunOutputChunkRecord {
+    return chunk;
   }
 
   @Subscription(() => Run, {

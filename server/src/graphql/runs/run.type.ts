@@ -33,3 +33,18 @@ export class Run {
   @Field()
   updatedAt: Date;
 }
+
+@ObjectType({ description: "A piece of a run's answer as the model produces it. The ASSISTANT_MESSAGE event stays the record.", simpleResolvers: true })
+export class RunOutputChunk {
+  @Field(() => ID)
+  runId: string;
+
+  @Field(() => Int, {
+    description:
+      "Offset of text in the run's answer, in UTF-16 code units (as JavaScript counts): a client that read Run.output first drops what it already has.",
+  })
+  offset: number;
+
+  @Field()
+  text: string;
+}

@@ -1,16 +1,11 @@
 import OpenAI from 'openai';
-import type {
-  ChatCompletionMessageParam,
-  ChatCompletionMessageToolCall,
-  ChatCompletionTool,
-} from 'openai/resources/chat/completions';
+import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import {
   ModelMessage,
   ModelProvider,
   ModelProviderError,
   ModelReply,
   ModelRequest,
-  ModelToolCall,
   ModelToolDefinition,
 } from '../../domain/agent';
 
@@ -29,7 +24,7 @@ const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 /** Error bodies can be whole HTML pages from a proxy: a failed run shows only their start. */
 const MAX_DETAIL_LENGTH = 300;
 
-/** A model behind an OpenAI-compatible chat-completions endpoint, asked without streaming. */
+/** A model behind an OpenAI-compatible chat-completions endpoint, its answer streamed. */
 export class OpenAIProvider implements ModelProvider {
   readonly name = 'openai';
   private readonly client: OpenAI;
@@ -53,26 +48,62 @@ export class OpenAIProvider implements ModelProvider {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
-    let completion: OpenAI.ChatCompletion;
     try {
-      completion = await this.client.chat.completions.create(
+      const stream = await this.client.chat.completions.create(
         {
           model: this.model,
           messages: request.messages.map(toChatMessage),
           // OpenAI rejects an empty `tools` list, and `tool_choice` without tools.
           ...(request.tools.length > 0 && { tools: request.tools.map(toChatTool), tool_choice: 'auto' as const }),
+          stream: true,
         },
         { signal },
       );
+      const reply = await this.assemble(stream, request.onTextDelta);
+      // The SDK ends a stream quietly when it is aborted: a cut-off answer must not pass for a whole one.
+      signal.throwIfAborted();
+      return reply;
     } catch (error) {
+      if (error instanceof ModelProviderError) throw error;
       throw this.describeFailure(error, request.signal, deadline.signal);
     } finally {
       clearTimeout(timer);
     }
-    // Compatible servers are not all strict: a 200 without choices is a failure, not an empty answer.
-    const message = completion.choices?.[0]?.message;
-    if (!message) throw new ModelProviderError(`Model provider at ${this.client.baseURL} answered without any choices`);
-    return { text: message.content ?? null, toolCalls: (message.tool_calls ?? []).flatMap(toModelToolCall) };
+  }
+
+  /**
+   * The reply from its stream of chunks: text handed on as it arrives, tool calls put together
+   * from their pieces (the first piece of a call has its id and name, later ones more arguments).
+   */
+  private async assemble(stream: AsyncIterable<ChatCompletionChunk>, onTextDelta?: (delta: string) => void): Promise<ModelReply> {
+    let text: string | null = null;
+    let chose = false;
+    const calls = new Map<number, { id: string; type: string; name: string; arguments: string }>();
+    for await (const chunk of stream) {
+      const choice = chunk.choices?.[0];
+      if (!choice) continue;
+      chose = true;
+      const delta = choice.delta ?? {};
+      if (delta.content) {
+        text = (text ?? '') + delta.content;
+        onTextDelta?.(delta.content);
+      }
+      for (const piece of delta.tool_calls ?? []) {
+        const call = calls.get(piece.index) ?? { id: '', type: 'function', name: '', arguments: '' };
+        if (piece.id) call.id = piece.id;
+        if (piece.type) call.type = piece.type;
+        if (piece.function?.name) call.name += piece.function.name;
+        if (piece.function?.arguments) call.arguments += piece.function.arguments;
+        calls.set(piece.index, call);
+      }
+    }
+    // Compatible servers are not all strict: a stream without choices is a failure, not an empty answer.
+    if (!chose) throw new ModelProviderError(`Model provider at ${this.client.baseURL} answered without any choices`);
+    // Only function tools are offered, so any other kind of call is not one the runtime can run.
+    const toolCalls = [...calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .flatMap(([, call]) => (call.type === 'function' ? [{ id: call.id, name: call.name, arguments: call.arguments }] : []));
+    return { text, toolCalls };
   }
 
   /** Turns whatever the SDK threw into one line a person can act on. */
@@ -121,12 +152,6 @@ function toChatMessage(message: ModelMessage): ChatCompletionMessageParam {
 
 function toChatTool(tool: ModelToolDefinition): ChatCompletionTool {
   return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
-}
-
-/** Only function tools are offered, so any other kind of call is not one the runtime can run. */
-function toModelToolCall(call: ChatCompletionMessageToolCall): ModelToolCall[] {
-  if (call.type !== 'function') return [];
-  return [{ id: call.id, name: call.function.name, arguments: call.function.arguments }];
 }
 
 /** The server's own words: the `error.message` of its JSON body, else the body text the SDK kept. */

@@ -1,0 +1,88 @@
+import AxeBuilder from '@axe-core/playwright';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { startApiServer, type RunningApiServer } from './api-server';
+import { collectErrors, launchBrowser, saveScreenshot, transcriptOf, type Browser } from './browser';
+
+describe('answers stream in, render as Markdown, and can be stopped', () => {
+  let server: RunningApiServer;
+  let browser: Browser;
+  let page: Page;
+  const browserErrors: string[] = [];
+
+  beforeAll(async () => {
+    server = await startApiServer();
+    browser = await launchBrowser();
+    page = collectErrors(await browser.context.newPage(), browserErrors);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  function assistantMessages() {
+    return transcriptOf(page)
+      .getByRole('listitem')
+      .filter({ has: page.getByText('Assistant', { exact: true }) });
+  }
+
+  async function send(message: string) {
+    await page.getByLabel('Message').fill(message);
+    await page.getByRole('button', { name: 'Send' }).click();
+  }
+
+  /** No serious or critical accessibility violations on the page as it is now. */
+  async function expectAccessible() {
+    const results = await new AxeBuilder({ page }).analyze();
+    const severe = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+    expect(severe.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+
+  it('lists sessions without serious accessibility problems', async () => {
+    await page.goto(`${server.url}/?key=${encodeURIComponent(server.apiKey)}`);
+    await page.getByLabel('Title').waitFor();
+    await expectAccessible();
+  });
+
+  it('renders an answer with a table and a highlighted code block, and names the session in the title', async () => {
+    await page.getByLabel('Title').fill('Rendering');
+    await page.getByRole('button', { name: 'Create session' }).click();
+    await page.waitForURL(/\/sessions\/[^/?]+$/);
+    await page.waitForFunction(() => document.title.startsWith('Rendering'));
+
+    await send('/echo Here is a table:\n\n| fruit | count |\n| --- | --- |\n| apple | 3 |\n\n```js\nconst answer = 42;\n```\n\n<img src=x onerror="window.ran = true">');
+    const answer = assistantMessages().last();
+    await answer.getByRole('table').waitFor();
+    expect(await answer.getByRole('cell', { name: 'apple' }).count()).toBe(1);
+    expect(await answer.locator('pre code .hljs-keyword').first().innerText()).toBe('const');
+    expect(await answer.locator('img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { ran?: boolean }).ran)).toBeUndefined();
+    await page.getByText('Thinking…').waitFor({ state: 'hidden' });
+    await saveScreenshot(page, '30-markdown-answer');
+    await expectAccessible();
+  });
+
+  it('stops a long answer while it streams, and marks what it produced as stopped', async () => {
+    const words = Array.from({ length: 3000 }, (_, index) => `word${index}`).join(' ');
+    await send(`/echo ${words}`);
+    const stop = page.getByRole('button', { name: 'Stop' });
+    await stop.waitFor();
+    await page.getByLabel('The answer so far').waitFor();
+    await saveScreenshot(page, '31-answer-streaming');
+    await stop.click();
+
+    const stopped = assistantMessages().filter({ hasText: 'Stopped before it finished.' });
+    await stopped.waitFor();
+    await page.getByText('Thinking…').waitFor({ state: 'hidden' });
+    expect(await stop.count()).toBe(0);
+    const text = await stopped.innerText();
+    expect(text).toContain('word0 word1');
+    expect(text).not.toContain('word2999');
+    await saveScreenshot(page, '32-answer-stopped');
+  });
+
+  it('ran without errors in the browser console', () => {
+    expect(browserErrors).toEqual([]);
+  });
+});
