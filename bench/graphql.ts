@@ -113,8 +113,10 @@ export class GraphQLClient {
       return response;
     } catch (error) {
       connection.close();
-      // A kept-alive connection the server had just closed: the request never reached it.
-      if (reused && error instanceof ConnectionClosed) return this.post(payload);
+      // A kept-alive connection the server had just closed (or reset, when the request met the
+      // close on the way): the request never reached it.
+      const reset = (error as NodeJS.ErrnoException).code === 'ECONNRESET' || (error as NodeJS.ErrnoException).code === 'EPIPE';
+      if (reused && (error instanceof ConnectionClosed || reset)) return this.post(payload);
       throw error;
     }
   }
