@@ -1,0 +1,273 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Client as WsGraphQLClient, createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { GraphQLClient } from './graphql';
+import { log, runOnNewDatabase } from './harness';
+import { fixed, percentile, table } from './stats';
+
+/**
+ * One streamed answer watched by 1, 100 and 1,000 WebSocket subscribers: the server, in a process
+ * of its own, streams a 2,000-token answer from a model speaking OpenAI's SSE format (in this
+ * process) to `runOutput` subscribers (real graphql-ws clients, here). Latency runs from the
+ * model sending a token to a subscriber holding it. Beside it, the raw limit: a bare `ws` server
+ * in a process of its own reading the same stream and broadcasting it, batched as the server
+ * batches (every 40 ms, or 1,000 characters), to as many plain sockets.
+ */
+const SUBSCRIBERS = [1, 100, 1_000];
+const TOKENS = 2_000;
+/** Between the model's tokens: about 250 tokens a second, a fast model. */
+const TOKEN_PAUSE_MS = 4;
+const BATCH_MS = 40;
+const BATCH_CHARS = 1_000;
+const P99_TARGET = 2;
+const IDLE_TARGET_KB = 50;
+const ROUNDS = Number(process.env.FANOUT_ROUNDS ?? 2);
+
+const now = () => performance.timeOrigin + performance.now();
+
+/** The model: each request streams TOKENS words `w<i>` once `release` is called, remembering when each left. */
+function startModel() {
+  const sentAt: number[] = [];
+  let release: () => void = () => undefined;
+  let started = new Promise<void>((resolve) => (release = resolve));
+  const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
+    for await (const _ of request);
+    if (!request.url?.endsWith('/chat/completions')) {
+      response.writeHead(404).end();
+      return;
+    }
+    await started;
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    const chunk = (delta: object, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    response.write(chunk({ role: 'assistant', content: '' }));
+    for (let index = 0; index < TOKENS; index++) {
+      sentAt[index] = now();
+      response.write(chunk({ content: `w${index} ` }));
+      await new Promise((resolve) => setTimeout(resolve, TOKEN_PAUSE_MS));
+    }
+    response.write(chunk({}, 'stop'));
+    response.end('data: [DONE]\n\n');
+  });
+  return new Promise<{ url: string; sentAt: number[]; go(): void; reset(): void; close(): void }>((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+        sentAt,
+        go: () => release(),
+        reset: () => {
+          sentAt.length = 0;
+          started = new Promise<void>((resolve) => (release = resolve));
+        },
+        close: () => server.close(),
+      }),
+    ),
+  );
+}
+
+/** Latencies of every token each subscriber received, from the text it was given. */
+function latencyRecorder(sentAt: number[]) {
+  const latencies: number[] = [];
+  return {
+    latencies,
+    received(text: string, at: number) {
+      for (const match of text.matchAll(/w(\d+) /g)) latencies.push(at - sentAt[Number(match[1])]);
+    },
+  };
+}
+
+function rssKb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+}
+
+function spawnAndWait(args: string[], env: Record<string, string>, pattern: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, args, { cwd: path.resolve(__dirname, '..', 'server'), env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const look = (chunk: Buffer) => {
+      output += chunk;
+      const match = pattern.exec(output);
+      if (match) resolve({ child, match });
+    };
+    child.stdout!.on('data', look);
+    child.stderr!.on('data', look);
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
+  });
+}
+
+async function serverRound(url: string, apiKey: string, model: Awaited<ReturnType<typeof startModel>>, subscribers: number) {
+  const http = new GraphQLClient(url, apiKey);
+  const { createSession } = await http.data<{ createSession: { id: string } }>('mutation { createSession(input: { title: "Fan-out" }) { id } }');
+  const { postMessage } = await http.data<{ postMessage: { run: { id: string } } }>(
+    'mutation ($s: ID!) { postMessage(input: { sessionId: $s, text: "Write a long answer." }) { ... on PostMessageSuccess { run { id } } } }',
+    { s: createSession.id },
+  );
+  const recorder = latencyRecorder(model.sentAt);
+  const clients: WsGraphQLClient[] = [];
+  let completed = 0;
+  let subscribed = 0;
+  const allDone = new Promise<void>((resolve) => {
+    for (let index = 0; index < subscribers; index++) {
+      const client = createClient({
+        url: `${url.replace(/^http/, 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${apiKey}` },
+        lazy: false,
+        retryAttempts: 0,
+        on: { connected: () => (subscribed += 1) },
+      });
+      clients.push(client);
+      client.subscribe<{ runOutput: { text: string } }>(
+        { query: 'subscription ($r: ID!) { runOutput(runId: $r) { offset text } }', variables: { r: postMessage.run.id } },
+        {
+          next: (value) => recorder.received(value.data!.runOutput.text, now()),
+          error: (error) => {
+            throw new Error(`runOutput failed: ${JSON.stringify(error)}`);
+          },
+          complete: () => {
+            completed += 1;
+            if (completed === subscribers) resolve();
+          },
+        },
+      );
+    }
+  });
+  while (subscribed < subscribers) await new Promise((resolve) => setTimeout(resolve, 20));
+  // Subscriptions start once their sockets are acknowledged; give the last ones a moment to be in place.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  model.go();
+  await allDone;
+  await Promise.all(clients.map((client) => client.dispose()));
+  http.close();
+  model.reset();
+  return recorder.latencies;
+}
+
+async function rawRound(port: number, model: Awaited<ReturnType<typeof startModel>>, subscribers: number) {
+  const recorder = latencyRecorder(model.sentAt);
+  const sockets = await Promise.all(
+    Array.from({ length: subscribers }, () => new Promise<WebSocket>((resolve) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${port}`);
+      socket.on('open', () => resolve(socket));
+    })),
+  );
+  let ended = 0;
+  const done = new Promise<void>((resolve) =>
+    sockets.forEach((socket) =>
+      socket.on('message', (data) => {
+        const message = JSON.parse(String(data)) as { text?: string; end?: true };
+        if (message.end) {
+          ended += 1;
+          if (ended === subscribers) resolve();
+        } else recorder.received(message.text!, now());
+      }),
+    ),
+  );
+  await fetch(`http://127.0.0.1:${port}/start`, { method: 'POST' });
+  model.go();
+  await done;
+  sockets.forEach((socket) => socket.close());
+  model.reset();
+  return recorder.latencies;
+}
+
+runOnNewDatabase(async (databaseUrl) => {
+  const model = await startModel();
+  const apiKey = `sck_fanout_${randomBytes(16).toString('hex')}`;
+  const server = await spawnAndWait(
+    ['-r', '@swc-node/register', 'src/index.ts'],
+    {
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATABASE_URL: databaseUrl,
+      BOOTSTRAP_API_KEY: apiKey,
+      MODEL_PROVIDER: 'openai',
+      OPENAI_BASE_URL: model.url,
+      OPENAI_API_KEY: 'bench',
+      MODEL: 'bench',
+      CONTINUATION_RATE_PER_MINUTE: '1000000',
+    },
+    /API: (http:\/\/127\.0\.0\.1:\d+)\/graphql/,
+  );
+  const url = server.match[1];
+  const raw = await spawnAndWait(
+    ['-r', '@swc-node/register', '../bench/raw-broadcast.ts'],
+    { SWC_NODE_PROJECT: '../bench/tsconfig.json', MODEL_URL: model.url, BATCH_MS: String(BATCH_MS), BATCH_CHARS: String(BATCH_CHARS) },
+    /listening on (\d+)/,
+  );
+  const rawPort = Number(raw.match[1]);
+  try {
+    // Memory per idle subscriber: the server's resident memory before and with 1,000 subscriptions waiting.
+    const http = new GraphQLClient(url, apiKey);
+    const { createSession } = await http.data<{ createSession: { id: string } }>('mutation { createSession(input: { title: "Idle" }) { id } }');
+    http.close();
+    const idleBefore = rssKb(server.child.pid!);
+    const idle: WsGraphQLClient[] = [];
+    let connected = 0;
+    for (let index = 0; index < 1_000; index++) {
+      const client = createClient({
+        url: `${url.replace(/^http/, 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${apiKey}` },
+        lazy: false,
+        retryAttempts: 0,
+        on: { connected: () => (connected += 1) },
+      });
+      client.subscribe({ query: 'subscription ($s: ID!) { sessionEvents(sessionId: $s) { seq } }', variables: { s: createSession.id } }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      idle.push(client);
+    }
+    while (connected < 1_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const idleAfter = rssKb(server.child.pid!);
+    await Promise.all(idle.map((client) => client.dispose()));
+    const perIdleKb = (idleAfter - idleBefore) / 1_000;
+
+    const rows: { round: number; subscribers: number; server: number[]; raw: number[] }[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const subscribers of SUBSCRIBERS) {
+        log(`Round ${round}: ${subscribers} subscriber(s), the server then the raw broadcast...`);
+        const serverLatencies = await serverRound(url, apiKey, model, subscribers);
+        const rawLatencies = await rawRound(rawPort, model, subscribers);
+        rows.push({ round, subscribers, server: serverLatencies, raw: rawLatencies });
+      }
+    }
+    console.log(
+      `\nOne answer of ${TOKENS} tokens (${fixed(1000 / TOKEN_PAUSE_MS, 0)} a second at most) streamed to runOutput subscribers,` +
+        ` beside a bare ws broadcast of the same stream batched alike (${BATCH_MS} ms or ${BATCH_CHARS} characters); latency from the model's token to each subscriber\n`,
+    );
+    console.log(
+      table(
+        ['round', 'subscribers', 'tokens seen', 'server p50 ms', 'server p99 ms', 'raw p50 ms', 'raw p99 ms', 'p99 ratio'],
+        rows.map((row) => [
+          String(row.round),
+          String(row.subscribers),
+          String(row.server.length),
+          fixed(percentile(row.server, 50)),
+          fixed(percentile(row.server, 99)),
+          fixed(percentile(row.raw, 50)),
+          fixed(percentile(row.raw, 99)),
+          fixed(percentile(row.server, 99) / percentile(row.raw, 99), 2),
+        ]),
+      ),
+    );
+    const atThousand = rows.filter((row) => row.subscribers === 1_000).map((row) => percentile(row.server, 99) / percentile(row.raw, 99));
+    const median = [...atThousand].sort((a, b) => a - b)[Math.floor((atThousand.length - 1) / 2)];
+    console.log(
+      `\np99 ratio at 1,000 subscribers (min / median / max): ${fixed(Math.min(...atThousand), 2)} / ${fixed(median, 2)} / ${fixed(Math.max(...atThousand), 2)}; ` +
+        `target <= ${P99_TARGET}: ${median <= P99_TARGET ? 'met' : 'NOT MET'}` +
+        `\nserver memory per idle subscriber: ${fixed(perIdleKb)} KB (resident ${fixed(idleBefore / 1024)} MB with none, ${fixed(idleAfter / 1024)} MB with 1,000); ` +
+        `target <= ${IDLE_TARGET_KB} KB: ${perIdleKb <= IDLE_TARGET_KB ? 'met' : 'NOT MET'}`,
+    );
+  } finally {
+    server.child.kill('SIGTERM');
+    raw.child.kill('SIGTERM');
+    model.close();
+    await Promise.all([server.child, raw.child].map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+  }
+});
