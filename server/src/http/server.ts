@@ -27,6 +27,7 @@ import { requestIdOf, requestLog, requestLogger, unexpectedErrorLog } from './re
 import { measureRequest, metricsRoute, operationMetrics } from './metrics-route';
 import { metrics } from '../metrics';
 import { graphiqlLandingPage, serveGraphiQL } from './graphiql';
+import { mcpRoute } from '../mcp/route';
 
 export interface HttpServerOptions {
   host: string;
@@ -194,6 +195,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const report = await options.readiness();
     res.status(report.ready ? 200 : 503).json(report);
   });
+  app.all('/mcp', mcpRoute({ services, schema }));
   if (existsSync(path.join(options.clientDist, 'index.html'))) serveClient(app, options.clientDist);
   app.use(errorHandler);
 

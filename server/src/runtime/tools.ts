@@ -1,4 +1,5 @@
 import { ModelToolDefinition } from '../domain/agent';
+import { ErrorCode } from '../domain/errors';
 import { isId } from '../domain/ids';
 import { EventEntity } from '../db/entities/event.entity';
 import { LineageService } from '../services/lineage.service';
@@ -126,6 +127,8 @@ export interface RecallReader {
 export interface ToolOutcome {
   content: string;
   error: boolean;
+  /** The API's code for a refusal. */
+  code?: ErrorCode;
 }
 
 function answer(value: unknown): ToolOutcome {
@@ -133,9 +136,11 @@ function answer(value: unknown): ToolOutcome {
   return { content: content.length > TOOL_RESULT_MAX_CHARS ? `${content.slice(0, TOOL_RESULT_MAX_CHARS)}… (cut)` : content, error: false };
 }
 
-function refusal(message: string): ToolOutcome {
-  return { content: JSON.stringify({ error: message }), error: true };
+function refusal(message: string, code: ErrorCode = ErrorCode.INVALID_INPUT): ToolOutcome {
+  return { content: JSON.stringify({ error: message }), error: true, code };
 }
+
+const notFound = (message: string) => refusal(message, ErrorCode.NOT_FOUND);
 
 function eventLine(event: EventEntity) {
   return { seq: event.seq, id: event.id, kind: event.kind, text: event.text, toolCallId: event.toolCallId, replayOf: event.replayOfId };
@@ -186,7 +191,7 @@ export class RecallTools {
       // The request being answered would find itself first.
       excludeFrom: reader.answeringSeq === null ? null : { sessionId: reader.sessionId, seq: reader.answeringSeq },
     });
-    if (!found.ok) return refusal(found.error.message);
+    if (!found.ok) return refusal(found.error.message, found.error.code);
     return answer({
       totalCount: found.value.totalCount,
       hits: found.value.hits.map(({ event, score, snippet }) => ({
@@ -206,11 +211,11 @@ export class RecallTools {
       return refusal('read_events needs sessionId (string), fromSeq and toSeq (integers).');
     }
     const session = await this.services.sessions.findSession(viewer, sessionId);
-    if (!session) return refusal(`No session ${sessionId} in this account.`);
+    if (!session) return notFound(`No session ${sessionId} in this account.`);
     const from = Math.max(1, fromSeq as number);
     const to = Math.min(toSeq as number, from + READ_EVENTS_MAX - 1, session.eventCount);
     const page = await this.services.transcript.eventsPage(session, { fromSeq: from, toSeq: to });
-    if (!page.ok) return refusal(page.error.message);
+    if (!page.ok) return refusal(page.error.message, page.error.code);
     // Reading inside a source the successor's projection left out is a recall of that source.
     await this.services.lineage.recordOverlappingRecall(viewer, readerId, { sessionId, fromSeq: from, toSeq: to });
     return answer({ sessionId, eventCount: session.eventCount, events: page.value.events.map(eventLine) });
@@ -220,7 +225,7 @@ export class RecallTools {
     const manifestId = args.manifestId;
     if (typeof manifestId !== 'string' || !isId(manifestId)) return refusal('read_manifest needs a manifestId.');
     const [manifest] = await this.services.lineage.manifestsByIds(viewer.accountId, [manifestId]);
-    if (!manifest) return refusal(`No manifest ${manifestId} in this account.`);
+    if (!manifest) return notFound(`No manifest ${manifestId} in this account.`);
     return answer({
       id: manifest.id,
       predecessorId: manifest.predecessorId,
@@ -237,28 +242,28 @@ export class RecallTools {
   private async readResource(viewer: Viewer, args: Record<string, unknown>): Promise<ToolOutcome> {
     if (typeof args.url !== 'string') return refusal('read_resource needs a url.');
     const resource = await this.services.resources.findResource(viewer, args.url);
-    if (!resource) return refusal(`No resource at ${args.url} in this account.`);
-    if (resource.revokedAt) return refusal(`The resource at ${args.url} was revoked: it can no longer be read.`);
+    if (!resource) return notFound(`No resource at ${args.url} in this account.`);
+    if (resource.revokedAt) return notFound(`The resource at ${args.url} was revoked: it can no longer be read.`);
     const version =
       typeof args.version === 'string'
         ? await this.services.resources.findResourceVersion(viewer, args.url, args.version)
         : await this.services.resources.latestVersion(resource);
-    if (!version) return refusal(`No version ${String(args.version)} of ${args.url}.`);
+    if (!version) return notFound(`No version ${String(args.version)} of ${args.url}.`);
     const blocks = typeof args.blockId === 'string' ? version.blocks.filter((block) => block.id === args.blockId) : version.blocks;
-    if (blocks.length === 0) return refusal(`No block ${String(args.blockId)} in version ${version.version} of ${args.url}.`);
+    if (blocks.length === 0) return notFound(`No block ${String(args.blockId)} in version ${version.version} of ${args.url}.`);
     return answer({ url: version.url, version: version.version, cid: version.cid, blocks });
   }
 
   private async readMemory(viewer: Viewer, args: Record<string, unknown>): Promise<ToolOutcome> {
     if (typeof args.path !== 'string') return refusal('read_memory needs a path.');
     const entry = await this.services.resources.findMemory(viewer, args.path, typeof args.cid === 'string' ? args.cid : null);
-    if (!entry) return refusal(`No memory entry at ${args.path}${typeof args.cid === 'string' ? ` with cid ${args.cid}` : ''}.`);
+    if (!entry) return notFound(`No memory entry at ${args.path}${typeof args.cid === 'string' ? ` with cid ${args.cid}` : ''}.`);
     return answer({ path: args.path, cid: entry.cid, content: entry.content });
   }
 
   private async walkLineage(viewer: Viewer, sessionId: string): Promise<ToolOutcome> {
     const session = await this.services.sessions.findSession(viewer, sessionId);
-    if (!session) return refusal(`No session ${sessionId} in this account.`);
+    if (!session) return notFound(`No session ${sessionId} in this account.`);
     const path = await this.services.lineage.lineage(viewer, session);
     const edges = await this.services.lineage.edgesBySuccessorIds(viewer.accountId, path.map((node) => node.id));
     const edgeIds = edges.flatMap((edge) => (edge ? [edge.id] : []));

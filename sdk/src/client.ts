@@ -1,0 +1,162 @@
+import { createClient as createWebSocketClient, type Client as WebSocketClient } from 'graphql-ws';
+import { TransportError, subscriptionError, type GraphQLErrorShape } from './errors.js';
+import { followConversation, type FollowHandlers } from './follow.js';
+import {
+  CONTINUE_SESSION,
+  CREATE_SESSION,
+  LINEAGE,
+  POST_MESSAGE,
+  SEARCH_EVENTS,
+  type TypedDocument,
+} from './operations.js';
+import type {
+  ContinueSessionInput,
+  ContinueSessionResult,
+  CreateSessionInput,
+  EventSearchConnection,
+  LineageEntry,
+  PostMessageInput,
+  PostMessageResult,
+  SearchEventsArgs,
+  Session,
+} from './types.js';
+
+export interface ClientOptions {
+  /** The server's base URL, e.g. `http://127.0.0.1:4000`; the API is at `/graphql` below it. */
+  url: string;
+  /** The account's API key, sent as a Bearer token over HTTP and WebSocket. */
+  apiKey: string;
+  /** A WebSocket constructor where the platform has none, e.g. the `ws` package's on Node 20. */
+  webSocketImpl?: unknown;
+  /** The fetch to use; the platform's by default. */
+  fetch?: typeof fetch;
+}
+
+/** Receives a subscription's results; `error` ends it. */
+export interface SubscriptionSink<TData> {
+  next(data: TData): void;
+  error(error: TransportError): void;
+  complete?(): void;
+}
+
+export interface Client {
+  /**
+   * Runs a query or mutation over HTTP.
+   * @returns the operation's `data`.
+   * @throws TransportError when the server is unreachable, answers with an HTTP error or with GraphQL errors.
+   */
+  request<TData, TVariables>(document: TypedDocument<TData, TVariables>, variables: TVariables): Promise<TData>;
+  request<TData = Record<string, unknown>>(document: string, variables?: Record<string, unknown>): Promise<TData>;
+  /**
+   * Starts a subscription over WebSocket. The socket is opened on first use and reopened after a
+   * drop, when the subscription is sent again with its variables read anew.
+   * @returns a function that stops the subscription.
+   */
+  subscribe<TData, TVariables>(document: TypedDocument<TData, TVariables>, variables: TVariables, sink: SubscriptionSink<TData>): () => void;
+  /**
+   * A new ROOT session.
+   * @throws TransportError, also for input the server refuses (a GraphQL error with BAD_USER_INPUT).
+   */
+  createSession(input: CreateSessionInput): Promise<Session>;
+  /**
+   * Appends a user message.
+   * @returns the stored event, or an OperationError (such as SESSION_CONTINUED, naming where the conversation went).
+   * @throws TransportError
+   */
+  postMessage(input: PostMessageInput): Promise<PostMessageResult>;
+  /**
+   * Continues a session in a new successor, atomically and idempotently.
+   * @returns the edge, the successor and its initial run, or an OperationError (nothing was written).
+   * @throws TransportError
+   */
+  continueSession(input: ContinueSessionInput): Promise<ContinueSessionResult>;
+  /**
+   * The session's lineage, origin first and the session last.
+   * @returns null when the account has no such session.
+   * @throws TransportError
+   */
+  lineage(sessionId: string): Promise<LineageEntry[] | null>;
+  /**
+   * Ranked full-text search over event text.
+   * @throws TransportError, with code BAD_USER_INPUT or NOT_FOUND for a refused query or session.
+   */
+  searchEvents(args: SearchEventsArgs): Promise<EventSearchConnection>;
+  /**
+   * Streams a conversation's events in order, moving to the successor whenever it is continued.
+   * @returns a function that stops following.
+   */
+  followConversation(sessionId: string, handlers: FollowHandlers): () => void;
+  /** Closes the WebSocket; requests over HTTP keep working. */
+  dispose(): Promise<void>;
+}
+
+/** A client of the API at `options.url`. Opens no connection until it is used. */
+export function createClient(options: ClientOptions): Client {
+  const base = options.url.replace(/\/+$/, '');
+  const endpoint = `${base}/graphql`;
+  const authorization = `Bearer ${options.apiKey}`;
+  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  let socket: WebSocketClient | null = null;
+
+  const webSocket = () =>
+    (socket ??= createWebSocketClient({
+      url: endpoint.replace(/^http/, 'ws'),
+      webSocketImpl: options.webSocketImpl,
+      connectionParams: { authorization },
+      // A follower outlives restarts and dropped networks; dispose() ends the retries.
+      retryAttempts: Infinity,
+      shouldRetry: () => true,
+    }));
+
+  function request<TData, TVariables>(document: TypedDocument<TData, TVariables>, variables: TVariables): Promise<TData>;
+  function request<TData = Record<string, unknown>>(document: string, variables?: Record<string, unknown>): Promise<TData>;
+  async function request(document: string | { query: string }, variables?: unknown): Promise<unknown> {
+    const query = typeof document === 'string' ? document : document.query;
+    let response: Response;
+    try {
+      response = await fetchImpl(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', authorization },
+        body: JSON.stringify({ query, variables }),
+      });
+    } catch (cause) {
+      throw new TransportError(`The server at ${base} could not be reached.`, { cause });
+    }
+    const body = (await response.json().catch(() => null)) as { data?: unknown; errors?: GraphQLErrorShape[] } | null;
+    if (body?.errors?.length) {
+      throw new TransportError(body.errors.map((error) => error.message).join('; '), { status: response.status, errors: body.errors });
+    }
+    if (!response.ok || body?.data == null) {
+      throw new TransportError(`The server answered ${response.status} without data.`, { status: response.status });
+    }
+    return body.data;
+  }
+
+  const client: Client = {
+    request,
+    subscribe(document, variables, sink) {
+      return webSocket().subscribe<never>(
+        { query: document.query, variables: variables as Record<string, unknown> },
+        {
+          next: (result) => {
+            if (result.errors?.length) sink.error(subscriptionError(result.errors));
+            else sink.next(result.data as never);
+          },
+          error: (failure) => sink.error(subscriptionError(failure)),
+          complete: () => sink.complete?.(),
+        },
+      );
+    },
+    createSession: (input) => request(CREATE_SESSION, { input }).then((data) => data.createSession),
+    postMessage: (input) => request(POST_MESSAGE, { input }).then((data) => data.postMessage),
+    continueSession: (input) => request(CONTINUE_SESSION, { input }).then((data) => data.continueSession),
+    lineage: (sessionId) => request(LINEAGE, { sessionId }).then((data) => data.session?.lineage ?? null),
+    searchEvents: (args) => request(SEARCH_EVENTS, args).then((data) => data.searchEvents),
+    followConversation: (sessionId, handlers) => followConversation(client, sessionId, handlers),
+    async dispose() {
+      await socket?.dispose();
+      socket = null;
+    },
+  };
+  return client;
+}

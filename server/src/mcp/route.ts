@@ -1,0 +1,53 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { GraphQLSchema } from 'graphql';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ErrorCode as RpcErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { bearerKey } from '../domain/api-keys';
+import type { AccountService } from '../services/accounts.service';
+import type { Viewer } from '../services/viewer';
+import { McpServices, McpTools, mcpToolDefinitions } from './tools';
+
+export interface McpRouteOptions {
+  services: McpServices & { accounts: AccountService };
+  schema: GraphQLSchema;
+}
+
+/** A refusal before MCP sees the request, in JSON-RPC's error shape with the code the SDK's transport uses for its own. */
+function sendRpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: RpcErrorCode.ConnectionClosed, message }, id: null });
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(body);
+}
+
+/** An MCP server for one caller. The low-level Server takes the tools' JSON Schemas as they are. */
+function mcpServer(viewer: Viewer, tools: McpTools, definitions: ReturnType<typeof mcpToolDefinitions>): Server {
+  const server = new Server({ name: 'session-continuation', version: '0.1.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const result = await tools.call(viewer, request.params.name, request.params.arguments ?? {});
+    if (!result) throw new McpError(RpcErrorCode.InvalidParams, `There is no tool named ${request.params.name}.`);
+    return result;
+  });
+  return server;
+}
+
+/**
+ * The Model Context Protocol over Streamable HTTP, stateless: each POST is answered by a server of
+ * its own for the caller its Bearer key names. There are no server-initiated messages, so GET (a
+ * stream for them) is 405, as the transport's specification allows.
+ */
+export function mcpRoute({ services, schema }: McpRouteOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const tools = new McpTools(services, schema);
+  const definitions = mcpToolDefinitions(schema);
+  return async (req, res) => {
+    if (req.method !== 'POST') return sendRpcError(res, 405, 'Send MCP requests with POST.', { allow: 'POST' });
+    const viewer = await services.accounts.authenticate(bearerKey(req.headers.authorization));
+    if (!viewer) return sendRpcError(res, 401, 'Unauthenticated: send Authorization: Bearer <api key>.', { 'www-authenticate': 'Bearer' });
+    const server = mcpServer(viewer, tools, definitions);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => void server.close());
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  };
+}

@@ -1,0 +1,140 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { GraphQLTestClient } from './helpers/graphql-client';
+import { startTestServer, TestServer } from './helpers/test-server';
+
+describe('MCP over Streamable HTTP at /mcp', () => {
+  let server: TestServer;
+  let account: GraphQLTestClient;
+  let mcp: Client;
+
+  async function connect(apiKey: string): Promise<Client> {
+    const client = new Client({ name: 'mcp-test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+    });
+    await client.connect(transport);
+    return client;
+  }
+
+  async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    return (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+  }
+
+  const textOf = (result: CallToolResult, index = 0) => (result.content[index] as { type: 'text'; text: string }).text;
+  const jsonOf = (result: CallToolResult, index = 0) => JSON.parse(textOf(result, index));
+
+  async function sessionWith(title: string, messages: string[]): Promise<string> {
+    const { sessionId } = jsonOf(await call('create_session', { title }));
+    for (const text of messages) expect((await call('append_message', { sessionId, text })).isError).toBeFalsy();
+    return sessionId;
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    account = await server.newAccount('mcp user');
+    mcp = await connect(account.apiKey!);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await server.close();
+  });
+
+  it('lists the tools, each with a JSON Schema of its input', async () => {
+    const { tools } = await mcp.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'create_session',
+      'append_message',
+      'continue_session',
+      'search_history',
+      'read_events',
+      'read_manifest',
+      'walk_lineage',
+      'read_resource',
+      'read_memory',
+    ]);
+    const continueTool = tools.find((tool) => tool.name === 'continue_session')!;
+    expect(continueTool.inputSchema.required).toEqual(expect.arrayContaining(['sessionId', 'handoff', 'sources', 'reason', 'title']));
+    expect(continueTool.inputSchema.properties).toHaveProperty('handoff.properties.purpose');
+  });
+
+  it('finds an earlier message with search_history and reads it back with read_events', async () => {
+    const sessionId = await sessionWith('Garden', ['The tomatoes need staking before June.', 'What about the roses?']);
+    const found = await call('search_history', { sessionId, query: 'tomatoes staking' });
+    expect(found.isError).toBeFalsy();
+    const { hits } = jsonOf(found);
+    expect(hits[0]).toMatchObject({ sessionId, seq: 1, kind: 'USER_MESSAGE' });
+    expect(hits[0].snippet).toContain('<mark>tomatoes</mark>');
+
+    const read = jsonOf(await call('read_events', { sessionId, fromSeq: 1, toSeq: 2 }));
+    expect(read.events.map((event: { text: string }) => event.text)).toEqual(['The tomatoes need staking before June.', 'What about the roses?']);
+  });
+
+  it("continues a session and returns the successor's id and its compiled context", async () => {
+    const sessionId = await sessionWith('Moving house', ['We move on the 3rd of May.', 'Now let us plan the kitchen.']);
+    const result = await call('continue_session', {
+      sessionId,
+      title: 'Kitchen plan',
+      reason: 'topic_change',
+      handoff: { purpose: 'Plan the new kitchen', currentRequest: 'Now let us plan the kitchen.', establishedFacts: ['The move is on the 3rd of May.'] },
+      sources: [],
+    });
+    expect(result.isError).toBeFalsy();
+    const { successorId, manifestId } = jsonOf(result);
+    const context = textOf(result, 1);
+    expect(context).toContain('Plan the new kitchen');
+    expect(context).toContain('The move is on the 3rd of May.');
+
+    const { session } = await account.data<{ session: { currentContinuation: { id: string }; continuations: { manifest: { id: string; context: { sections: { text: string }[] } } }[] } }>(
+      'query ($id: ID!) { session(id: $id) { currentContinuation { id } continuations { manifest { id context { sections { text } } } } } }',
+      { id: sessionId },
+    );
+    expect(session.currentContinuation.id).toBe(successorId);
+    expect(session.continuations[0].manifest.id).toBe(manifestId);
+    expect(context).toBe(session.continuations[0].manifest.context.sections.map((section) => section.text).join('\n\n'));
+
+    const lineage = jsonOf(await call('walk_lineage', { sessionId: successorId }));
+    expect(lineage.map((node: { sessionId: string }) => node.sessionId)).toEqual([sessionId, successorId]);
+    const manifest = jsonOf(await call('read_manifest', { manifestId }));
+    expect(manifest.handoff.purpose).toBe('Plan the new kitchen');
+
+    const late = await call('append_message', { sessionId, text: 'One more thing' });
+    expect(late.isError).toBe(true);
+    expect(jsonOf(late)).toMatchObject({ code: 'SESSION_CONTINUED', currentContinuationId: successorId });
+  });
+
+  it("answers failures as tool errors with the API's codes", async () => {
+    const unknown = await call('read_events', { sessionId: '00000000-0000-4000-8000-000000000000', fromSeq: 1, toSeq: 5 });
+    expect(unknown.isError).toBe(true);
+    expect(jsonOf(unknown).code).toBe('NOT_FOUND');
+
+    const sessionId = await sessionWith('Bad continuation', ['hello']);
+    const invalid = await call('continue_session', { sessionId, title: 'x', reason: 'no_such_reason', handoff: { purpose: 'p', currentRequest: 'r' }, sources: [] });
+    expect(invalid.isError).toBe(true);
+    expect(jsonOf(invalid).code).toBe('INVALID_INPUT');
+
+    const memory = await call('read_memory', { path: 'notes/none' });
+    expect(jsonOf(memory)).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it("keeps each account's sessions to itself", async () => {
+    const sessionId = await sessionWith('Private', ['a secret plan']);
+    const other = await connect((await server.newAccount('other')).apiKey!);
+    const read = (await other.callTool({ name: 'read_events', arguments: { sessionId, fromSeq: 1, toSeq: 1 } })) as CallToolResult;
+    await other.close();
+    expect(read.isError).toBe(true);
+    expect(jsonOf(read).code).toBe('NOT_FOUND');
+  });
+
+  it('refuses a request without a valid key with 401', async () => {
+    const response = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer sck_wrong' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    await expect(connect('sck_wrong')).rejects.toThrow();
+  });
+});
