@@ -92,7 +92,8 @@ describe('start-up', () => {
     const exited = exitOf(child);
     try {
       const [, url] = await waitForOutput(child, /API: (http:\/\/127\.0\.0\.1:\d+)\/graphql/);
-      expect(child.output()).toMatch(/\?key=sck_startup_test_key/);
+      // The sign-in link follows the API line; a process may write them in two pieces.
+      await waitForOutput(child, /\?key=sck_startup_test_key/);
       expect(await fetch(`${url}/healthz`).then((response) => response.status)).toBe(200);
 
       const client = new GraphQLTestClient(url, 'sck_startup_test_key');
