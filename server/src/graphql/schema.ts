@@ -5,6 +5,7 @@ import { buildSchema } from 'type-graphql';
 import { AccountResolver } from './accounts/account.resolver';
 import { OperationErrorResolver } from './common/operation-error.resolver';
 import { ContinuationResolver, ManifestItemResolver, ProjectionManifestResolver } from './continuations/continuation.resolver';
+import { NodeResolver } from './nodes/node.resolver';
 import type { AppPubSub } from './pubsub';
 import { PlanResolver } from './plans/plan.resolver';
 import { MemoryResolver, ResourceResolver } from './resources/resource.resolver';
@@ -37,6 +38,7 @@ export async function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> 
       MemoryResolver,
       SearchResolver,
       RecommendationResolver,
+      NodeResolver,
     ],
     scalarsMap,
     validate: false,

@@ -7,8 +7,9 @@ import type { SessionEntity } from '../../db/entities/session.entity';
 import { OperationError } from '../common/operation-error.type';
 import { Run } from '../runs/run.type';
 import { Session } from '../sessions/session.type';
+import { Node } from '../nodes/node.type';
 
-@ObjectType({ description: "Why, when and by whom a predecessor was continued in a successor.", simpleResolvers: true })
+@ObjectType({ description: "Why, when and by whom a predecessor was continued in a successor.", implements: Node, simpleResolvers: true })
 export class ContinuationEdge {
   @Field(() => ID)
   id: string;
@@ -165,7 +166,7 @@ export class TransferredState {
   pinnedResources: ResourceRef[];
 }
 
-@ObjectType({ description: 'The exact sources and state a successor started from. Stored once, never rewritten.' })
+@ObjectType({ description: 'The exact sources and state a successor started from. Stored once, never rewritten.', implements: Node })
 export class ProjectionManifest {
   @Field(() => ID)
   id: string;

@@ -1,7 +1,12 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { RunKind, RunStatus } from '../../domain/runs';
+import { Node } from '../nodes/node.type';
 
-@ObjectType({ description: 'One unit of agent work: a turn answering a user message, or delegated work.', simpleResolvers: true })
+@ObjectType({
+  description: 'One unit of agent work: a turn answering a user message, or delegated work.',
+  implements: Node,
+  simpleResolvers: true,
+})
 export class Run {
   @Field(() => ID)
   id: string;

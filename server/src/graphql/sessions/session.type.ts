@@ -1,8 +1,9 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { SessionKind, SessionStatus } from '../../domain/sessions';
 import { PageInfo } from '../common/page-info.type';
+import { Node } from '../nodes/node.type';
 
-@ObjectType({ description: 'A conversation: an immutable transcript plus its place in a lineage.', simpleResolvers: true })
+@ObjectType({ description: 'A conversation: an immutable transcript plus its place in a lineage.', implements: Node, simpleResolvers: true })
 export class Session {
   @Field(() => ID)
   id: string;

@@ -2,8 +2,13 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { EventKind } from '../../domain/transcript';
 import { PageInfo } from '../common/page-info.type';
 import { JSONScalar } from '../scalars';
+import { Node } from '../nodes/node.type';
 
-@ObjectType({ description: 'One entry of a transcript. Events are append-only: never updated, never deleted.', simpleResolvers: true })
+@ObjectType({
+  description: 'One entry of a transcript. Events are append-only: never updated, never deleted.',
+  implements: Node,
+  simpleResolvers: true,
+})
 export class Event {
   @Field(() => ID)
   id: string;
