@@ -43,7 +43,18 @@ export async function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> 
     scalarsMap,
     validate: false,
   });
+  describeRootTypes(schema);
   return refuseUnstorableText(schema);
+}
+
+/** type-graphql takes no descriptions for the root types, so they are set on the built schema. */
+function describeRootTypes(schema: GraphQLSchema): void {
+  schema.getQueryType()!.description =
+    "Reads, each scoped to the viewer's account: another account's objects are answered as if they did not exist.";
+  schema.getMutationType()!.description =
+    'Writes. Expected failures are an OperationError where the result is a union, otherwise a GraphQL error with extensions.code.';
+  schema.getSubscriptionType()!.description =
+    "Live changes over WebSocket (graphql-ws), authenticated by the API key in connectionParams.authorization; another account's session is refused with NOT_FOUND.";
 }
 
 /** The SDL committed as schema.graphql: sorted, so that the file changes only when the API does. */

@@ -8,13 +8,13 @@ import { Node } from '../nodes/node.type';
   simpleResolvers: true,
 })
 export class Run {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Globally unique (a UUID); Query.node finds the run by it. A run transferred to a successor keeps it.' })
   id: string;
 
-  @Field(() => RunKind)
+  @Field(() => RunKind, { description: 'TURN or DELEGATED.' })
   kind: RunKind;
 
-  @Field(() => RunStatus)
+  @Field(() => RunStatus, { description: 'Where the run stands: QUEUED, RUNNING, then SUCCEEDED, FAILED or CANCELLED.' })
   status: RunStatus;
 
   @Field(() => String, { nullable: true, description: 'The tool call that started a delegated run.' })
@@ -32,9 +32,9 @@ export class Run {
   @Field(() => Date, { nullable: true, description: 'When the run last settled.' })
   finishedAt: Date | null;
 
-  @Field()
+  @Field({ description: 'When the run was queued.' })
   createdAt: Date;
 
-  @Field()
+  @Field({ description: 'When the run last changed.' })
   updatedAt: Date;
 }
