@@ -15,15 +15,25 @@ export type Actor =
 
 /** Sections of a projected context, in the order the compiler fills them. */
 export type ContextSectionKind =
+  /** Exact events and content of cited and recommended sources, as far as the budget allows. */
   | 'EXCERPT'
+  /** The agent-written handoff. */
   | 'HANDOFF'
+  /** The account, its grants and the agent's tools. */
   | 'IDENTITY'
+  /** The user message that caused the continuation, exactly. */
   | 'INITIATING_MESSAGE'
+  /** The runtime-generated lineage block: where this session sits among its predecessors. */
   | 'LINEAGE'
+  /** How to recall each source left out for the budget (or one line for all of them). */
   | 'OMITTED_HANDLES'
+  /** Content of the pinned resources. */
   | 'PINNED_SOURCE'
+  /** The predecessor's last events before the initiating message (up to 8). */
   | 'RECENT_EXCHANGE'
+  /** The structured state carried: plan, pending runs, pinned tools and resources. */
   | 'STATE'
+  /** How to read a projection: the handoff is orientation, exact sources win, omitted ones are recalled. */
   | 'SYSTEM';
 
 /** Why a session was continued. */
@@ -41,31 +51,45 @@ export type ContinuationReason =
 
 /** One of four shapes, chosen by kind: SESSION_EVENTS (sessionId, fromEventId, toEventId), SESSION_EVENT (sessionId, eventId), RESOURCE (url, version?, blockId?), MEMORY (path, cid?). Other fields must be absent. */
 export type ContinuationSourceInput = {
+  /** RESOURCE: one block of the version; absent: the whole version. */
   blockId?: string | null | undefined;
+  /** MEMORY: an exact entry's content id; absent: the entry the path names now. */
   cid?: string | null | undefined;
+  /** SESSION_EVENT: the event. */
   eventId?: string | number | null | undefined;
+  /** SESSION_EVENTS: the first event of the range. */
   fromEventId?: string | number | null | undefined;
+  /** Which shape the source has; it decides which other fields are required. */
   kind: SourceKind;
+  /** MEMORY: the memory path. */
   path?: string | null | undefined;
   /** Why the successor needs it; 1 to 500 characters. */
   relevance: string;
+  /** SESSION_EVENTS and SESSION_EVENT: the session holding the events. */
   sessionId?: string | number | null | undefined;
+  /** SESSION_EVENTS: the last event of the range, inclusive; not before fromEventId. */
   toEventId?: string | number | null | undefined;
+  /** RESOURCE: the resource url. */
   url?: string | null | undefined;
+  /** RESOURCE: an exact version; absent: the latest, pinned as it is now. */
   version?: string | null | undefined;
 };
 
+/** A request to continue a session in a fresh successor. Input out of its limits is refused with INVALID_INPUT, a cited source that does not exist with SOURCE_NOT_FOUND; nothing is written then. */
 export type ContinueSessionInput = {
   /** Who decided to continue: AGENT (default), or USER when a person asked for or confirmed it. SYSTEM is refused. */
   actor?: Actor | null | undefined;
   /** Fill the budget left after the cited sources with sources that assisted selection recommends for the handoff's purpose and current request (manifest items with origin RECOMMENDED). */
   assist?: boolean | null | undefined;
+  /** The successor's description; at most 2,000 characters. */
   description?: string | null | undefined;
+  /** The agent-written orientation for the successor. */
   handoff: HandoffInput;
   /** Replaying a key returns the successor created for it; the same key with a different request is IDEMPOTENCY_KEY_REUSED. 1 to 200 characters, unique per account. */
   idempotencyKey: string;
   /** Defaults to the predecessor's latest user message. */
   initiatingEventId?: string | number | null | undefined;
+  /** Why the predecessor is continued. */
   reason: ContinuationReason;
   /** The predecessor. */
   sessionId: string | number;
@@ -75,6 +99,7 @@ export type ContinueSessionInput = {
   title: string;
   /** Token budget of the successor's initial context (64 to 1,000,000); the server's default (8,000) when absent. */
   tokenBudget?: number | null | undefined;
+  /** Structured state to carry exactly; absent: nothing is carried and the plan stays behind. */
   transfer?: TransferInput | null | undefined;
 };
 
@@ -111,6 +136,7 @@ export type ErrorCode =
   /** A run is active or a tool call is unresolved: continue at a turn boundary. */
   | 'TURN_IN_PROGRESS';
 
+/** What kind of entry an event is. */
 export type EventKind =
   /** A message written by the agent. */
   | 'ASSISTANT_MESSAGE'
@@ -127,12 +153,19 @@ export type EventKind =
 
 /** The handoff: orientation for the successor. Each text at most 20,000 characters, each list at most 50 items. */
 export type HandoffInput = {
+  /** Pitfalls and constraints to keep in mind. */
   cautions?: Array<string> | null | undefined;
+  /** What the user asked for, verbatim where possible; required, not empty. */
   currentRequest: string;
+  /** Decisions taken, which the successor keeps to. */
   decisions?: Array<string> | null | undefined;
+  /** What the work has settled. */
   establishedFacts?: Array<string> | null | undefined;
+  /** What to do next, in order. */
   nextActions?: Array<string> | null | undefined;
+  /** Questions still open. */
   openQuestions?: Array<string> | null | undefined;
+  /** What the successor is for; required, not empty. */
   purpose: string;
 };
 
@@ -145,6 +178,7 @@ export type ManifestItemOrigin =
   /** Added by the runtime: the initiating message, the recent exchange. */
   | 'RUNTIME';
 
+/** What became of a manifest item in the successor's initial context. */
 export type ManifestItemStatus =
   /** Loaded into the successor's initial context. */
   | 'INCLUDED'
@@ -153,6 +187,7 @@ export type ManifestItemStatus =
   /** Revoked or no longer accessible: shown as a broken breadcrumb, never substituted. */
   | 'UNAVAILABLE';
 
+/** What a continuation does with the predecessor's plan. */
 export type PlanTransfer =
   /** The successor gets the plan with the same step ids and statuses. */
   | 'CARRY'
@@ -167,28 +202,40 @@ export type PostMessageInput = {
   branch?: boolean | null | undefined;
   /** Stable client key (1 to 200 characters): replaying the same key returns the first result. */
   clientMessageId?: string | null | undefined;
+  /** The session to write to; NOT_FOUND for another account's. */
   sessionId: string | number;
   /** The message; 1 to 100,000 characters, not only white space. */
   text: string;
 };
 
+/** A resource version to pin, or one block of it. */
 export type ResourceRefInput = {
+  /** One block of the version; absent: the whole version. */
   blockId?: string | null | undefined;
+  /** The resource url. */
   url: string;
+  /** An exact version; absent: the latest, pinned as it is now. */
   version?: string | null | undefined;
 };
 
+/** What a run does. */
 export type RunKind =
   /** Work done in a child session that reports back to its parent. */
   | 'DELEGATED'
   /** Answers a user message in its session. */
   | 'TURN';
 
+/** Where a run stands. */
 export type RunStatus =
+  /** Stopped before it settled on its own; it does not run again. */
   | 'CANCELLED'
+  /** Settled with an error (see Run.error); retryRun queues it again. */
   | 'FAILED'
+  /** Waiting for a worker. */
   | 'QUEUED'
+  /** A worker is on it. */
   | 'RUNNING'
+  /** Finished; what it produced is recorded in the transcript. */
   | 'SUCCEEDED';
 
 /** Where a search looks. */
@@ -211,6 +258,7 @@ export type SessionKind =
   /** A new session with no conversational lineage. */
   | 'ROOT';
 
+/** Where a session stands in its line. */
 export type SessionStatus =
   /** The foreground conversation of its line. */
   | 'ACTIVE'
@@ -219,6 +267,7 @@ export type SessionStatus =
   /** Has at least one successor; complete and read-only. */
   | 'CONTINUED';
 
+/** What a cited source or a manifest item names. */
 export type SourceKind =
   /** A memory entry by path and content id. */
   | 'MEMORY'
@@ -233,6 +282,7 @@ export type SourceKind =
 export type TransferInput = {
   /** Every pending delegated run of the predecessor, moved to the successor. */
   pendingRuns?: Array<string | number> | null | undefined;
+  /** Resource versions to keep pinned in the successor, each resolved to an exact version now (SOURCE_NOT_FOUND for one that does not exist). */
   pinnedResources?: Array<ResourceRefInput> | null | undefined;
   /** Tool names to keep pinned in the successor. */
   pinnedTools?: Array<string> | null | undefined;

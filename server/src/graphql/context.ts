@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
+import type { RunEntity } from '../db/entities/run.entity';
 import type { PlanRevisionEntity } from '../db/entities/plan-revision.entity';
 import type { EventEntity } from '../db/entities/event.entity';
 import type { ProjectionManifestEntity } from '../db/entities/projection-manifest.entity';
@@ -44,6 +45,7 @@ export interface Loaders {
   manifestById: DataLoader<string, ProjectionManifestEntity | null>;
   manifestByEdgeId: DataLoader<string, ProjectionManifestEntity | null>;
   planBySessionId: DataLoader<string, PlanRevisionEntity | null>;
+  runById: DataLoader<string, RunEntity | null>;
   recallCountsByManifestId: DataLoader<string, Map<number, number>>;
   childrenByParentId: DataLoader<string, SessionEntity[]>;
   contextUsageBySessionId: DataLoader<string, ContextUsage | null>;
@@ -71,6 +73,7 @@ export function createLoaders(viewer: Viewer, services: Services): Loaders {
     manifestById: new DataLoader((ids) => services.lineage.manifestsByIds(accountId, ids)),
     manifestByEdgeId: new DataLoader((ids) => services.lineage.manifestsByEdgeIds(accountId, ids)),
     planBySessionId: new DataLoader((ids) => services.plans.plansBySessionIds(ids)),
+    runById: new DataLoader((ids) => services.runs.runsByIds(accountId, ids)),
     recallCountsByManifestId: new DataLoader((ids) => services.lineage.recallCounts(ids)),
     childrenByParentId: new DataLoader((ids) => services.sessions.childrenOf(accountId, ids)),
     contextUsageBySessionId: new DataLoader((ids) => services.runs.contextUsage(accountId, ids)),

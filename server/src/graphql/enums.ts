@@ -21,6 +21,7 @@ registerEnumType(SessionKind, {
 
 registerEnumType(SessionStatus, {
   name: 'SessionStatus',
+  description: 'Where a session stands in its line.',
   valuesConfig: {
     ACTIVE: { description: 'The foreground conversation of its line.' },
     CONTINUED: { description: 'Has at least one successor; complete and read-only.' },
@@ -30,6 +31,7 @@ registerEnumType(SessionStatus, {
 
 registerEnumType(EventKind, {
   name: 'EventKind',
+  description: 'What kind of entry an event is.',
   valuesConfig: {
     USER_MESSAGE: { description: 'A message written by the user.' },
     ASSISTANT_MESSAGE: { description: 'A message written by the agent.' },
@@ -84,6 +86,7 @@ registerEnumType(Actor, {
 
 registerEnumType(SourceKind, {
   name: 'SourceKind',
+  description: 'What a cited source or a manifest item names.',
   valuesConfig: {
     SESSION_EVENTS: { description: 'An inclusive range of events of one session.' },
     SESSION_EVENT: { description: 'One event.' },
@@ -94,6 +97,7 @@ registerEnumType(SourceKind, {
 
 registerEnumType(ManifestItemStatus, {
   name: 'ManifestItemStatus',
+  description: "What became of a manifest item in the successor's initial context.",
   valuesConfig: {
     INCLUDED: { description: "Loaded into the successor's initial context." },
     OMITTED: { description: 'Linked but cold: did not fit the budget; reachable through recall.' },
@@ -104,10 +108,23 @@ registerEnumType(ManifestItemStatus, {
 registerEnumType(ContextSectionKind, {
   name: 'ContextSectionKind',
   description: 'Sections of a projected context, in the order the compiler fills them.',
+  valuesConfig: {
+    SYSTEM: { description: 'How to read a projection: the handoff is orientation, exact sources win, omitted ones are recalled.' },
+    IDENTITY: { description: "The account, its grants and the agent's tools." },
+    STATE: { description: 'The structured state carried: plan, pending runs, pinned tools and resources.' },
+    LINEAGE: { description: 'The runtime-generated lineage block: where this session sits among its predecessors.' },
+    INITIATING_MESSAGE: { description: 'The user message that caused the continuation, exactly.' },
+    HANDOFF: { description: 'The agent-written handoff.' },
+    PINNED_SOURCE: { description: 'Content of the pinned resources.' },
+    RECENT_EXCHANGE: { description: "The predecessor's last events before the initiating message (up to 8)." },
+    EXCERPT: { description: 'Exact events and content of cited and recommended sources, as far as the budget allows.' },
+    OMITTED_HANDLES: { description: 'How to recall each source left out for the budget (or one line for all of them).' },
+  },
 });
 
 registerEnumType(PlanTransfer, {
   name: 'PlanTransfer',
+  description: "What a continuation does with the predecessor's plan.",
   valuesConfig: {
     CARRY: { description: 'The successor gets the plan with the same step ids and statuses.' },
     CLOSE: { description: "The predecessor's plan is closed; the successor starts without one." },
@@ -115,16 +132,36 @@ registerEnumType(PlanTransfer, {
   },
 });
 
-registerEnumType(RunStatus, { name: 'RunStatus' });
+registerEnumType(RunStatus, {
+  name: 'RunStatus',
+  description: 'Where a run stands.',
+  valuesConfig: {
+    QUEUED: { description: 'Waiting for a worker.' },
+    RUNNING: { description: 'A worker is on it.' },
+    SUCCEEDED: { description: 'Finished; what it produced is recorded in the transcript.' },
+    FAILED: { description: 'Settled with an error (see Run.error); retryRun queues it again.' },
+    CANCELLED: { description: 'Stopped before it settled on its own; it does not run again.' },
+  },
+});
 registerEnumType(RunKind, {
   name: 'RunKind',
+  description: 'What a run does.',
   valuesConfig: {
     TURN: { description: 'Answers a user message in its session.' },
     DELEGATED: { description: 'Work done in a child session that reports back to its parent.' },
   },
 });
 
-registerEnumType(PlanStepStatus, { name: 'PlanStepStatus' });
+registerEnumType(PlanStepStatus, {
+  name: 'PlanStepStatus',
+  description: 'How far a plan step has come.',
+  valuesConfig: {
+    PENDING: { description: 'Not started.' },
+    IN_PROGRESS: { description: 'Being worked on.' },
+    DONE: { description: 'Finished.' },
+    CANCELLED: { description: 'Dropped without being finished.' },
+  },
+});
 
 registerEnumType(SearchScope, {
   name: 'SearchScope',

@@ -5,6 +5,7 @@ import { buildSchema } from 'type-graphql';
 import { AccountResolver } from './accounts/account.resolver';
 import { OperationErrorResolver } from './common/operation-error.resolver';
 import { ContinuationResolver, ManifestItemResolver, ProjectionManifestResolver } from './continuations/continuation.resolver';
+import { NodeResolver } from './nodes/node.resolver';
 import type { AppPubSub } from './pubsub';
 import { PlanResolver } from './plans/plan.resolver';
 import { MemoryResolver, ResourceResolver } from './resources/resource.resolver';
@@ -37,11 +38,23 @@ export async function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> 
       MemoryResolver,
       SearchResolver,
       RecommendationResolver,
+      NodeResolver,
     ],
     scalarsMap,
     validate: false,
   });
+  describeRootTypes(schema);
   return refuseUnstorableText(schema);
+}
+
+/** type-graphql takes no descriptions for the root types, so they are set on the built schema. */
+function describeRootTypes(schema: GraphQLSchema): void {
+  schema.getQueryType()!.description =
+    "Reads, each scoped to the viewer's account: another account's objects are answered as if they did not exist.";
+  schema.getMutationType()!.description =
+    'Writes. Expected failures are an OperationError where the result is a union, otherwise a GraphQL error with extensions.code.';
+  schema.getSubscriptionType()!.description =
+    "Live changes over WebSocket (graphql-ws), authenticated by the API key in connectionParams.authorization; another account's session is refused with NOT_FOUND.";
 }
 
 /** The SDL committed as schema.graphql: sorted, so that the file changes only when the API does. */

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { ContextUsage, contextTokens } from '../domain/agent';
 import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { isId } from '../domain/ids';
@@ -107,6 +107,13 @@ export class RunService {
   /** A run of the account as stored now (its output as far as produced), or null. */
   findRun(viewer: Viewer, runId: string): Promise<RunEntity | null> {
     return isId(runId) ? this.dataSource.manager.findOneBy(RunEntity, { id: runId, accountId: viewer.accountId }) : Promise.resolve(null);
+  }
+
+  /** Runs of one account by id, aligned with `ids` (null where absent): a DataLoader batch function. */
+  async runsByIds(accountId: string, ids: readonly string[]): Promise<(RunEntity | null)[]> {
+    const valid = ids.filter(isId);
+    const rows = valid.length ? await this.dataSource.manager.findBy(RunEntity, { id: In(valid), accountId }) : [];
+    return alignOne(ids, rows, (run) => run.id);
   }
 
   /** Context usage of sessions by id, aligned with `ids`, from stored running totals: a DataLoader batch function. */

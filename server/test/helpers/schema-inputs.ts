@@ -10,6 +10,7 @@ import {
   getNamedType,
   isEnumType,
   isInputObjectType,
+  isInterfaceType,
   isListType,
   isNonNullType,
   isObjectType,
@@ -51,7 +52,7 @@ function selectionFor(type: GraphQLNamedType): string {
     const error = type.getTypes().some((member) => member.name === 'OperationError');
     return `{ __typename ${error ? '... on OperationError { code message details { path message } }' : ''} }`;
   }
-  return isObjectType(type) ? '{ __typename }' : '';
+  return isObjectType(type) || isInterfaceType(type) ? '{ __typename }' : '';
 }
 
 /** An operation calling one root field with every argument passed as a variable of the same name. */

@@ -12,13 +12,13 @@ export class ErrorDetail {
 
 @ObjectType({ description: 'Expected failures are data, not exceptions: nothing was written.' })
 export class OperationError {
-  @Field(() => ErrorCode)
+  @Field(() => ErrorCode, { description: 'What kind of failure this is.' })
   code: ErrorCode;
 
   @Field({ description: 'A message a person can act on.' })
   message: string;
 
-  @Field(() => [ErrorDetail])
+  @Field(() => [ErrorDetail], { description: 'Each problem with the input, with its path; may be empty.' })
   details: ErrorDetail[];
 
   /** Resolved to `currentContinuation` by a field resolver. */

@@ -3,25 +3,25 @@ import { Actor, ContinuationReason, PlanTransfer, SourceKind } from '../../domai
 
 @InputType({ description: 'The handoff: orientation for the successor. Each text at most 20,000 characters, each list at most 50 items.' })
 export class HandoffInput {
-  @Field()
+  @Field({ description: 'What the successor is for; required, not empty.' })
   purpose: string;
 
-  @Field()
+  @Field({ description: 'What the user asked for, verbatim where possible; required, not empty.' })
   currentRequest: string;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'What the work has settled.' })
   establishedFacts?: string[];
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Decisions taken, which the successor keeps to.' })
   decisions?: string[];
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Questions still open.' })
   openQuestions?: string[];
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'What to do next, in order.' })
   nextActions?: string[];
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Pitfalls and constraints to keep in mind.' })
   cautions?: string[];
 }
 
@@ -30,49 +30,49 @@ export class HandoffInput {
     'One of four shapes, chosen by kind: SESSION_EVENTS (sessionId, fromEventId, toEventId), SESSION_EVENT (sessionId, eventId), RESOURCE (url, version?, blockId?), MEMORY (path, cid?). Other fields must be absent.',
 })
 export class ContinuationSourceInput {
-  @Field(() => SourceKind)
+  @Field(() => SourceKind, { description: 'Which shape the source has; it decides which other fields are required.' })
   kind: SourceKind;
 
   @Field({ description: 'Why the successor needs it; 1 to 500 characters.' })
   relevance: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'SESSION_EVENTS and SESSION_EVENT: the session holding the events.' })
   sessionId?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'SESSION_EVENTS: the first event of the range.' })
   fromEventId?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'SESSION_EVENTS: the last event of the range, inclusive; not before fromEventId.' })
   toEventId?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'SESSION_EVENT: the event.' })
   eventId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'RESOURCE: the resource url.' })
   url?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'RESOURCE: an exact version; absent: the latest, pinned as it is now.' })
   version?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'RESOURCE: one block of the version; absent: the whole version.' })
   blockId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'MEMORY: the memory path.' })
   path?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "MEMORY: an exact entry's content id; absent: the entry the path names now." })
   cid?: string | null;
 }
 
-@InputType()
+@InputType({ description: 'A resource version to pin, or one block of it.' })
 export class ResourceRefInput {
-  @Field()
+  @Field({ description: 'The resource url.' })
   url: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'An exact version; absent: the latest, pinned as it is now.' })
   version?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'One block of the version; absent: the whole version.' })
   blockId?: string | null;
 }
 
@@ -87,11 +87,14 @@ export class TransferInput {
   @Field(() => [String], { nullable: true, description: 'Tool names to keep pinned in the successor.' })
   pinnedTools?: string[] | null;
 
-  @Field(() => [ResourceRefInput], { nullable: true })
+  @Field(() => [ResourceRefInput], { nullable: true, description: 'Resource versions to keep pinned in the successor, each resolved to an exact version now (SOURCE_NOT_FOUND for one that does not exist).' })
   pinnedResources?: ResourceRefInput[] | null;
 }
 
-@InputType()
+@InputType({
+  description:
+    'A request to continue a session in a fresh successor. Input out of its limits is refused with INVALID_INPUT, a cited source that does not exist with SOURCE_NOT_FOUND; nothing is written then.',
+})
 export class ContinueSessionInput {
   @Field(() => ID, { description: 'The predecessor.' })
   sessionId: string;
@@ -102,22 +105,22 @@ export class ContinueSessionInput {
   })
   idempotencyKey: string;
 
-  @Field(() => ContinuationReason)
+  @Field(() => ContinuationReason, { description: 'Why the predecessor is continued.' })
   reason: ContinuationReason;
 
   @Field({ description: "The successor's title; 1 to 200 characters." })
   title: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The successor's description; at most 2,000 characters." })
   description?: string | null;
 
-  @Field(() => HandoffInput)
+  @Field(() => HandoffInput, { description: 'The agent-written orientation for the successor.' })
   handoff: HandoffInput;
 
   @Field(() => [ContinuationSourceInput], { description: 'Exact sources to cite, most relevant first (at most 100).' })
   sources: ContinuationSourceInput[];
 
-  @Field(() => TransferInput, { nullable: true })
+  @Field(() => TransferInput, { nullable: true, description: 'Structured state to carry exactly; absent: nothing is carried and the plan stays behind.' })
   transfer?: TransferInput | null;
 
   @Field(() => ID, { nullable: true, description: "Defaults to the predecessor's latest user message." })

@@ -49,13 +49,13 @@ export class ContinuationResolver {
     description:
       'Continues a session in a fresh successor, atomically and idempotently. Expected failures are an OperationError and write nothing.',
   })
-  async continueSession(@Arg('input') input: ContinueSessionInput, @Ctx() ctx: Context): Promise<typeof ContinueSessionResult> {
+  async continueSession(@Arg('input', { description: 'The predecessor, the handoff, the sources and the state to carry.' }) input: ContinueSessionInput, @Ctx() ctx: Context): Promise<typeof ContinueSessionResult> {
     const outcome = await ctx.services.continuations.continueSession(ctx.viewer, input, { actor: input.actor ?? Actor.AGENT });
     return toPayload(outcome, (result) => ContinueSessionSuccess.of(result));
   }
 
   @Query(() => ProjectionPreviewResult, { description: 'Budget estimate and selection for a continuation, without writing anything.' })
-  async previewProjection(@Arg('input') input: ContinueSessionInput, @Ctx() ctx: Context): Promise<typeof ProjectionPreviewResult> {
+  async previewProjection(@Arg('input', { description: 'A continueSession input, exactly as it would be sent.' }) input: ContinueSessionInput, @Ctx() ctx: Context): Promise<typeof ProjectionPreviewResult> {
     const outcome = await ctx.services.continuations.previewProjection(ctx.viewer, input);
     return toPayload(outcome, ({ sections, items, tokenBudget, tokenCost }) =>
       ProjectionPreview.of({ context: { sections, tokenCount: tokenCost }, items, tokenBudget, tokenCost }),
@@ -69,13 +69,13 @@ export class ContinuationResolver {
     return continueSessionTool(info.schema);
   }
 
-  @Query(() => ContinuationEdge, { nullable: true })
-  continuationEdge(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ContinuationEdgeEntity | null> {
+  @Query(() => ContinuationEdge, { nullable: true, description: "One of the viewer's continuation edges; null when there is none with this id." })
+  continuationEdge(@Arg('id', () => ID, { description: "The edge's id; an id that is no UUID finds nothing." }) id: string, @Ctx() ctx: Context): Promise<ContinuationEdgeEntity | null> {
     return ctx.loaders.edgeById.load(id);
   }
 
-  @Query(() => ProjectionManifest, { nullable: true })
-  projectionManifest(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<ProjectionManifestEntity | null> {
+  @Query(() => ProjectionManifest, { nullable: true, description: "One of the viewer's projection manifests; null when there is none with this id." })
+  projectionManifest(@Arg('id', () => ID, { description: "The manifest's id; an id that is no UUID finds nothing." }) id: string, @Ctx() ctx: Context): Promise<ProjectionManifestEntity | null> {
     return ctx.loaders.manifestById.load(id);
   }
 
@@ -87,7 +87,7 @@ export class ContinuationResolver {
   async sessionContinued(
     @Root() continuation: PublishedContinuation,
     @Ctx() ctx: Context,
-    @Arg('sessionId', () => ID, { nullable: true }) _sessionId?: string,
+    @Arg('sessionId', () => ID, { nullable: true, description: "The predecessor to watch (NOT_FOUND for another account's); absent: the whole account." }) _sessionId?: string,
   ): Promise<SessionContinuedEvent> {
     freshLoaders(ctx);
     const [edge, predecessor, successor] = await Promise.all([
@@ -98,12 +98,12 @@ export class ContinuationResolver {
     return { edge, predecessor, successor };
   }
 
-  @FieldResolver(() => Session)
+  @FieldResolver(() => Session, { description: 'The session that was continued.' })
   predecessor(@Root() edge: ContinuationEdgeEntity, @Ctx() ctx: Context): Promise<SessionEntity> {
     return required(ctx.loaders.sessionById.load(edge.predecessorId), 'predecessor');
   }
 
-  @FieldResolver(() => Session)
+  @FieldResolver(() => Session, { description: 'The fresh session the work went on in.' })
   successor(@Root() edge: ContinuationEdgeEntity, @Ctx() ctx: Context): Promise<SessionEntity> {
     return required(ctx.loaders.sessionById.load(edge.successorId), 'successor');
   }
@@ -116,12 +116,12 @@ export class ContinuationResolver {
     return required(ctx.loaders.eventById.load(edge.initiatingEventId), 'initiating event');
   }
 
-  @FieldResolver(() => Handoff)
+  @FieldResolver(() => Handoff, { description: 'The orientation the agent wrote for the successor.' })
   async handoff(@Root() edge: ContinuationEdgeEntity, @Ctx() ctx: Context): Promise<Handoff> {
     return (await required(ctx.loaders.manifestByEdgeId.load(edge.id), 'manifest')).handoff;
   }
 
-  @FieldResolver(() => ProjectionManifest)
+  @FieldResolver(() => ProjectionManifest, { description: 'The exact sources and state the successor started from.' })
   manifest(@Root() edge: ContinuationEdgeEntity, @Ctx() ctx: Context): Promise<ProjectionManifestEntity> {
     return required(ctx.loaders.manifestByEdgeId.load(edge.id), 'manifest');
   }
@@ -134,7 +134,7 @@ export class ProjectionManifestResolver {
     return manifest.items.map((item, index) => Object.assign(new ManifestItem(), item, { manifestId: manifest.id, index }));
   }
 
-  @FieldResolver(() => ProjectedContext)
+  @FieldResolver(() => ProjectedContext, { description: "The successor's initial context as the compiler built it." })
   context(@Root() manifest: ProjectionManifestEntity): ProjectedContext {
     return { sections: manifest.context, tokenCount: manifest.tokenCost };
   }

@@ -10,7 +10,7 @@ export class PlanResolver {
     description:
       "Writes the plan's next revision. INVALID_INPUT when expectedRevision is stale, SESSION_CONTINUED for a continued session.",
   })
-  async updatePlan(@Arg('input') input: UpdatePlanInput, @Ctx() ctx: Context): Promise<PlanRevisionEntity> {
+  async updatePlan(@Arg('input', { description: 'The session, the expected revision and the whole plan.' }) input: UpdatePlanInput, @Ctx() ctx: Context): Promise<PlanRevisionEntity> {
     return valueOrThrow(await ctx.services.plans.updatePlan(ctx.viewer, input));
   }
 }

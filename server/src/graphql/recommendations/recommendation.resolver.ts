@@ -10,7 +10,7 @@ export class RecommendationResolver {
       "Sources worth carrying from this session's lineage for a purpose, best first: event ranges around text matching the purpose's words, and ranges read back after earlier projections left them out. INVALID_INPUT for an empty purpose or one over 2,000 characters, NOT_FOUND for another account's session.",
   })
   async recommendSources(
-    @Arg('sessionId', () => ID) sessionId: string,
+    @Arg('sessionId', () => ID, { description: "The session whose lineage to draw from (NOT_FOUND for another account's)." }) sessionId: string,
     @Arg('purpose', { description: 'What the sources are for, in a sentence or two (a handoff purpose and current request).' }) purpose: string,
     @Ctx() ctx: Context,
     @Arg('first', () => Int, { nullable: true, description: 'How many, 0 to 50 (default 10).' }) first?: number,

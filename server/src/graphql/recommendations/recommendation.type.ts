@@ -6,34 +6,34 @@ import type { RankedRange } from '../../domain/recommendations';
   description: 'A source that assisted selection recommends carrying for a purpose. Its fields are those of a ContinuationSourceInput of the same kind.',
 })
 export class SourceRecommendation {
-  @Field(() => SourceKind)
+  @Field(() => SourceKind, { description: 'SESSION_EVENT for a single event, SESSION_EVENTS for a range.' })
   kind: SourceKind;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The session holding the events.' })
   sessionId: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'SESSION_EVENTS: the first event of the range.' })
   fromEventId: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'SESSION_EVENTS: the last event of the range, inclusive.' })
   toEventId: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'SESSION_EVENT: the event.' })
   eventId: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Null: assisted selection recommends events only.' })
   url: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Null: assisted selection recommends events only.' })
   version: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Null: assisted selection recommends events only.' })
   blockId: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Null: assisted selection recommends events only.' })
   path: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Null: assisted selection recommends events only.' })
   cid: string | null;
 
   @Field(() => Float, { description: 'Relevance for the purpose under the ranking the README describes; higher is better.' })

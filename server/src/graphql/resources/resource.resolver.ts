@@ -41,7 +41,7 @@ export class ResourceResolver {
     description:
       "Stores the blocks as the resource's next immutable version (creating the resource). When the latest version has exactly these blocks, returns it and stores nothing. A revoked url takes no new versions (INVALID_INPUT).",
   })
-  async putResource(@Arg('input') input: PutResourceInput, @Ctx() ctx: Context): Promise<ResourceVersionEntity> {
+  async putResource(@Arg('input', { description: 'The url and the blocks of the new version.' }) input: PutResourceInput, @Ctx() ctx: Context): Promise<ResourceVersionEntity> {
     return valueOrThrow(await ctx.services.resources.putResource(ctx.viewer, input));
   }
 
@@ -96,7 +96,7 @@ export class MemoryResolver {
     description:
       'Stores content under a path, content-addressed: the same content at the same path returns the entry stored the first time. Either way the path then names that entry.',
   })
-  async writeMemory(@Arg('input') input: WriteMemoryInput, @Ctx() ctx: Context): Promise<MemoryEntryEntity> {
+  async writeMemory(@Arg('input', { description: 'The path and the content.' }) input: WriteMemoryInput, @Ctx() ctx: Context): Promise<MemoryEntryEntity> {
     return valueOrThrow(await ctx.services.resources.writeMemory(ctx.viewer, input));
   }
 }

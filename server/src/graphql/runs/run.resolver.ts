@@ -83,12 +83,12 @@ export class RunResolver {
     description:
       'Runs a FAILED run again (same id, same message; what it recorded stays). Any other status is refused with INVALID_INPUT, a run whose session was continued since with SESSION_CONTINUED (extensions.currentContinuationId names where the work went), an unknown run with NOT_FOUND.',
   })
-  async retryRun(@Arg('runId', () => ID) runId: string, @Ctx() ctx: Context): Promise<RunEntity> {
+  async retryRun(@Arg('runId', () => ID, { description: 'The FAILED run to queue again.' }) runId: string, @Ctx() ctx: Context): Promise<RunEntity> {
     return valueOrThrow(await ctx.services.runs.retryRun(ctx.viewer, runId));
   }
 
   @Mutation(() => Run, { description: 'Stops a QUEUED or RUNNING run: it becomes CANCELLED, and what it had produced is kept in the transcript.' })
-  async cancelRun(@Arg('runId', () => ID) runId: string, @Ctx() ctx: Context): Promise<RunEntity> {
+  async cancelRun(@Arg('runId', () => ID, { description: 'The run to stop: QUEUED or RUNNING, of the viewer\'s account.' }) runId: string, @Ctx() ctx: Context): Promise<RunEntity> {
     return valueOrThrow(await ctx.services.runs.cancelRun(ctx.viewer, runId));
   }
 
@@ -96,7 +96,10 @@ export class RunResolver {
     description: "The run's answer as it is produced, in order; completes when the run ends.",
     subscribe: subscribeToRunOutput,
   })
-  runOutput(@Root() chunk: RunOutputChunkRecord, @Arg('runId', () => ID) _runId: string): RunOutputChunkRecord {
+  runOutput(
+    @Root() chunk: RunOutputChunkRecord,
+    @Arg('runId', () => ID, { description: "The run to follow, of the viewer's account (another account's is NOT_FOUND)." }) _runId: string,
+  ): RunOutputChunkRecord {
     return chunk;
   }
 
@@ -105,7 +108,7 @@ export class RunResolver {
       "Every change of a run that reports to the session: queued, started, settled, retried, or transferred to it by a continuation (then it keeps its id).",
     subscribe: subscribeToRunUpdates,
   })
-  runUpdated(@Root() run: RunEntity, @Ctx() ctx: Context, @Arg('sessionId', () => ID) _sessionId: string): RunEntity {
+  runUpdated(@Root() run: RunEntity, @Ctx() ctx: Context, @Arg('sessionId', () => ID, { description: "The session whose runs to follow (NOT_FOUND for another account's, before anything is sent)." }) _sessionId: string): RunEntity {
     freshLoaders(ctx);
     return run;
   }

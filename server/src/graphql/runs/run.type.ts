@@ -1,15 +1,20 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { RunKind, RunStatus } from '../../domain/runs';
+import { Node } from '../nodes/node.type';
 
-@ObjectType({ description: 'One unit of agent work: a turn answering a user message, or delegated work.', simpleResolvers: true })
+@ObjectType({
+  description: 'One unit of agent work: a turn answering a user message, or delegated work.',
+  implements: Node,
+  simpleResolvers: true,
+})
 export class Run {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Globally unique (a UUID); Query.node finds the run by it. A run transferred to a successor keeps it.' })
   id: string;
 
-  @Field(() => RunKind)
+  @Field(() => RunKind, { description: 'TURN or DELEGATED.' })
   kind: RunKind;
 
-  @Field(() => RunStatus)
+  @Field(() => RunStatus, { description: 'Where the run stands: QUEUED, RUNNING, then SUCCEEDED, FAILED or CANCELLED.' })
   status: RunStatus;
 
   @Field(() => String, { nullable: true, description: 'The tool call that started a delegated run.' })
@@ -27,16 +32,16 @@ export class Run {
   @Field(() => Date, { nullable: true, description: 'When the run last settled.' })
   finishedAt: Date | null;
 
-  @Field()
+  @Field({ description: 'When the run was queued.' })
   createdAt: Date;
 
-  @Field()
+  @Field({ description: 'When the run last changed.' })
   updatedAt: Date;
 }
 
 @ObjectType({ description: "A piece of a run's answer as the model produces it. The ASSISTANT_MESSAGE event stays the record.", simpleResolvers: true })
 export class RunOutputChunk {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The run whose answer this is a piece of.' })
   runId: string;
 
   @Field(() => Int, {
@@ -45,6 +50,6 @@ export class RunOutputChunk {
   })
   offset: number;
 
-  @Field()
+  @Field({ description: 'The text produced from offset on: joined in offset order, the pieces are the answer.' })
   text: string;
 }

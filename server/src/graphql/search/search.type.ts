@@ -5,7 +5,7 @@ import { Event } from '../transcript/event.type';
 
 @ObjectType({ description: 'An event matching a search.' })
 export class EventSearchHit {
-  @Field(() => Event)
+  @Field(() => Event, { description: 'The matching event.' })
   event: EventEntity;
 
   @Field(() => Float, { description: "Relevance under the server's ranking; higher is better; comparable only within one result." })
@@ -18,21 +18,21 @@ export class EventSearchHit {
   snippet: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A search hit of a page, with its cursor.' })
 export class EventSearchHitEdge {
-  @Field()
+  @Field({ description: 'Opaque cursor; pass it as `after` to read the hits that follow.' })
   cursor: string;
 
-  @Field(() => EventSearchHit)
+  @Field(() => EventSearchHit, { description: 'The hit.' })
   node: EventSearchHit;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of search hits, best first.' })
 export class EventSearchConnection {
-  @Field(() => [EventSearchHitEdge])
+  @Field(() => [EventSearchHitEdge], { description: 'The hits of this page, best first, each with its cursor.' })
   edges: EventSearchHitEdge[];
 
-  @Field(() => PageInfo)
+  @Field(() => PageInfo, { description: 'Where this page sits among the hits.' })
   pageInfo: PageInfo;
 
   @Field(() => Int, { description: 'Events matching the search in its scope, across all pages.' })

@@ -24,7 +24,7 @@ import { continuationAdvised } from '../../domain/agent';
 @Resolver(() => Session)
 export class SessionResolver {
   @Query(() => Session, { nullable: true, description: "One of the viewer's sessions; null when there is none with this id." })
-  session(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<SessionEntity | null> {
+  session(@Arg('id', () => ID, { description: "The session's id; an id that is no UUID finds nothing." }) id: string, @Ctx() ctx: Context): Promise<SessionEntity | null> {
     return ctx.services.sessions.findSession(ctx.viewer, id);
   }
 
@@ -56,14 +56,14 @@ export class SessionResolver {
   }
 
   @Mutation(() => Session, { description: 'A new, empty ROOT session.' })
-  async createSession(@Arg('input') input: CreateSessionInput, @Ctx() ctx: Context): Promise<SessionEntity> {
+  async createSession(@Arg('input', { description: "The new session's title and description." }) input: CreateSessionInput, @Ctx() ctx: Context): Promise<SessionEntity> {
     return valueOrThrow(await ctx.services.sessions.createSession(ctx.viewer, input));
   }
 
   @Mutation(() => Session, {
     description: 'A FORK: an alternative path from an earlier event. Its history up to that event is referenced, not copied.',
   })
-  async forkSession(@Arg('input') input: ForkSessionInput, @Ctx() ctx: Context): Promise<SessionEntity> {
+  async forkSession(@Arg('input', { description: "The event to fork from and the fork's title." }) input: ForkSessionInput, @Ctx() ctx: Context): Promise<SessionEntity> {
     return valueOrThrow(await ctx.services.sessions.forkSession(ctx.viewer, input));
   }
 
@@ -154,7 +154,7 @@ export class SessionResolver {
   runs(
     @Root() session: SessionEntity,
     @Ctx() ctx: Context,
-    @Arg('status', () => RunStatus, { nullable: true }) status?: RunStatus,
+    @Arg('status', () => RunStatus, { nullable: true, description: 'Only runs with this status.' }) status?: RunStatus,
     @Arg('last', () => Int, { nullable: true, description: 'Only the newest this many (0 to 100), still oldest first.' }) last?: number,
   ): Promise<RunEntity[]> {
     if (last != null && (last < 0 || last > MAX_PAGE_SIZE)) {
@@ -190,12 +190,12 @@ export class SessionResolver {
   async events(
     @Root() session: SessionEntity,
     @Ctx() ctx: Context,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
-    @Arg('last', () => Int, { nullable: true }) last?: number,
-    @Arg('before', () => String, { nullable: true }) before?: string,
-    @Arg('fromSeq', () => Int, { nullable: true }) fromSeq?: number,
-    @Arg('toSeq', () => Int, { nullable: true }) toSeq?: number,
+    @Arg('first', () => Int, { nullable: true, description: 'Page size from the start, or after `after` (0 to 100; default 50). Not with last.' }) first?: number,
+    @Arg('after', () => String, { nullable: true, description: 'An event cursor: the page starts after that event.' }) after?: string,
+    @Arg('last', () => Int, { nullable: true, description: 'Page size from the end, or before `before` (0 to 100). Not with first.' }) last?: number,
+    @Arg('before', () => String, { nullable: true, description: 'An event cursor: the page ends before that event.' }) before?: string,
+    @Arg('fromSeq', () => Int, { nullable: true, description: 'Lowest seq of the range to page through (1 or more).' }) fromSeq?: number,
+    @Arg('toSeq', () => Int, { nullable: true, description: 'Highest seq of the range to page through, inclusive (1 or more).' }) toSeq?: number,
   ): Promise<EventConnection> {
     const { events, window } = valueOrThrow(
       await ctx.services.transcript.eventsPage(session, { first, after, last, before, fromSeq, toSeq }),

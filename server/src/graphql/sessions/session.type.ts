@@ -1,25 +1,26 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { SessionKind, SessionStatus } from '../../domain/sessions';
 import { PageInfo } from '../common/page-info.type';
+import { Node } from '../nodes/node.type';
 
-@ObjectType({ description: 'A conversation: an immutable transcript plus its place in a lineage.', simpleResolvers: true })
+@ObjectType({ description: 'A conversation: an immutable transcript plus its place in a lineage.', implements: Node, simpleResolvers: true })
 export class Session {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Globally unique (a UUID); Query.node finds the session by it.' })
   id: string;
 
-  @Field(() => SessionKind)
+  @Field(() => SessionKind, { description: 'How the session came to be: ROOT, CHILD, CONTINUATION or FORK.' })
   kind: SessionKind;
 
-  @Field(() => SessionStatus)
+  @Field(() => SessionStatus, { description: 'ACTIVE while it is the foreground of its line, CONTINUED once it has a successor, or ARCHIVED.' })
   status: SessionStatus;
 
-  @Field()
+  @Field({ description: 'Shown in lists and on transition cards; 1 to 200 characters.' })
   title: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the session is about, as its creator put it; at most 2,000 characters.' })
   description: string | null;
 
-  @Field()
+  @Field({ description: 'When the session was created.' })
   createdAt: Date;
 
   @Field(() => Int, { description: 'Number of events in the transcript (a running total, not a scan).' })
@@ -29,21 +30,21 @@ export class Session {
   tokenCount: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A session of a page, with its cursor.' })
 export class SessionEdge {
   @Field({ description: 'Opaque cursor; pass it as `after` to read the sessions that follow.' })
   cursor: string;
 
-  @Field(() => Session)
+  @Field(() => Session, { description: 'The session.' })
   node: Session;
 }
 
-@ObjectType()
+@ObjectType({ description: "A page of the viewer's sessions." })
 export class SessionConnection {
-  @Field(() => [SessionEdge])
+  @Field(() => [SessionEdge], { description: 'The sessions of this page, newest first, each with its cursor.' })
   edges: SessionEdge[];
 
-  @Field(() => PageInfo)
+  @Field(() => PageInfo, { description: 'Where this page sits in the list.' })
   pageInfo: PageInfo;
 
   @Field(() => Int, { description: 'Sessions matching the filters, across all pages.' })

@@ -40,7 +40,7 @@ async function subscribeToSessionEvents({
 @Resolver(() => Event)
 export class EventResolver {
   @Query(() => Event, { nullable: true, description: "One of the viewer's events; null when there is none with this id." })
-  event(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<EventEntity | null> {
+  event(@Arg('id', () => ID, { description: "The event's id; an id that is no UUID finds nothing." }) id: string, @Ctx() ctx: Context): Promise<EventEntity | null> {
     return ctx.services.transcript.findEvent(ctx.viewer, id);
   }
 
@@ -49,9 +49,9 @@ export class EventResolver {
       'Exact recall: the events from fromEventId to toEventId inclusive, of one session (at most 1,000; NOT_FOUND for events of another session).',
   })
   async eventRange(
-    @Arg('sessionId', () => ID) sessionId: string,
-    @Arg('fromEventId', () => ID) fromEventId: string,
-    @Arg('toEventId', () => ID) toEventId: string,
+    @Arg('sessionId', () => ID, { description: "The session both events belong to (NOT_FOUND for another account's)." }) sessionId: string,
+    @Arg('fromEventId', () => ID, { description: 'The first event of the range.' }) fromEventId: string,
+    @Arg('toEventId', () => ID, { description: 'The last event of the range, inclusive; INVALID_INPUT when it comes before fromEventId.' }) toEventId: string,
     @Ctx() ctx: Context,
     @Arg('recallFor', () => ID, {
       nullable: true,
@@ -69,7 +69,7 @@ export class EventResolver {
   @Mutation(() => PostMessageResult, {
     description: 'Appends a USER_MESSAGE. Expected failures (bad input, unknown session) are an OperationError.',
   })
-  async postMessage(@Arg('input') input: PostMessageInput, @Ctx() ctx: Context): Promise<typeof PostMessageResult> {
+  async postMessage(@Arg('input', { description: 'The session, the text and how to treat a continued session.' }) input: PostMessageInput, @Ctx() ctx: Context): Promise<typeof PostMessageResult> {
     const outcome = await ctx.services.transcript.postMessage(ctx.viewer, input);
     return toPayload(outcome, ({ event, session, run }) => PostMessageSuccess.of(event, session, run));
   }
@@ -82,7 +82,7 @@ export class EventResolver {
   sessionEvents(
     @Root() event: EventEntity,
     @Ctx() ctx: Context,
-    @Arg('sessionId', () => ID) _sessionId: string,
+    @Arg('sessionId', () => ID, { description: "The session to follow (NOT_FOUND for another account's, before anything is sent)." }) _sessionId: string,
     @Arg('afterSeq', () => Int, { nullable: true, description: 'Replay events with a greater seq first (0: the whole transcript).' })
     _afterSeq?: number,
   ): EventEntity {
@@ -90,7 +90,7 @@ export class EventResolver {
     return event;
   }
 
-  @FieldResolver(() => Session)
+  @FieldResolver(() => Session, { description: 'The session whose transcript holds the event.' })
   async session(@Root() event: EventEntity, @Ctx() ctx: Context): Promise<SessionEntity> {
     const session = await ctx.loaders.sessionById.load(event.sessionId);
     if (!session) throw new Error(`Event ${event.id} has no session in its account`);

@@ -2,19 +2,24 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { EventKind } from '../../domain/transcript';
 import { PageInfo } from '../common/page-info.type';
 import { JSONScalar } from '../scalars';
+import { Node } from '../nodes/node.type';
 
-@ObjectType({ description: 'One entry of a transcript. Events are append-only: never updated, never deleted.', simpleResolvers: true })
+@ObjectType({
+  description: 'One entry of a transcript. Events are append-only: never updated, never deleted.',
+  implements: Node,
+  simpleResolvers: true,
+})
 export class Event {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Globally unique (a UUID); Query.node finds the event by it.' })
   id: string;
 
   @Field(() => Int, { description: "1-based position in its session's transcript, gap-free." })
   seq: number;
 
-  @Field(() => EventKind)
+  @Field(() => EventKind, { description: 'What kind of entry this is.' })
   kind: EventKind;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The text of a message or note; null when the event carries only `data`.' })
   text: string | null;
 
   @Field(() => JSONScalar, { nullable: true, description: 'Structured payload (tool name and arguments, tool result, card data).' })
@@ -32,25 +37,25 @@ export class Event {
   })
   hash: string;
 
-  @Field()
+  @Field({ description: 'When the event was appended.' })
   createdAt: Date;
 }
 
-@ObjectType()
+@ObjectType({ description: 'An event of a transcript page, with its cursor.' })
 export class EventEdge {
   @Field({ description: 'Opaque cursor; pass it as `after` or `before`.' })
   cursor: string;
 
-  @Field(() => Event)
+  @Field(() => Event, { description: 'The event.' })
   node: Event;
 }
 
-@ObjectType()
+@ObjectType({ description: "A page of a session's transcript." })
 export class EventConnection {
-  @Field(() => [EventEdge])
+  @Field(() => [EventEdge], { description: 'The events of this page, in seq order, each with its cursor.' })
   edges: EventEdge[];
 
-  @Field(() => PageInfo)
+  @Field(() => PageInfo, { description: 'Where this page sits within the requested bounds.' })
   pageInfo: PageInfo;
 
   @Field(() => Int, { description: 'Events within fromSeq/toSeq, before cursors and page size apply.' })

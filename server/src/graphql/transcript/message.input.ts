@@ -2,7 +2,7 @@ import { Field, ID, InputType } from 'type-graphql';
 
 @InputType({ description: 'A user message for a session.' })
 export class PostMessageInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The session to write to; NOT_FOUND for another account's." })
   sessionId: string;
 
   @Field({ description: 'The message; 1 to 100,000 characters, not only white space.' })

@@ -7,7 +7,7 @@ import { Run } from '../runs/run.type';
 import { Session } from '../sessions/session.type';
 import { Event } from './event.type';
 
-@ObjectType()
+@ObjectType({ description: 'The message was stored (or replayed for its clientMessageId).' })
 export class PostMessageSuccess {
   @Field(() => Event, { description: 'The stored user message (the first one, for a replayed clientMessageId).' })
   event: EventEntity;
@@ -30,5 +30,6 @@ export class PostMessageSuccess {
 
 export const PostMessageResult = createUnionType({
   name: 'PostMessageResult',
+  description: 'What postMessage did: the stored message, or the expected failure that wrote nothing.',
   types: () => [PostMessageSuccess, OperationError] as const,
 });
