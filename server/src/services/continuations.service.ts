@@ -86,10 +86,10 @@ export const DEFAULT_CONTINUATION_POLICY: ContinuationPolicy = {
 /** Edge and manifest ids are new on every attempt; their tokens vary by a few, so advised minimums include this. */
 const LINEAGE_ID_ALLOWANCE = 24;
 
-/** Tools every agent of this server may call; a successor's identity lists them, recomputed each time. */
 /** Recommendations considered for an assisted continuation: more than any budget holds, so that it is filled. */
 const RECOMMENDED_CANDIDATES = 20;
 
+/** Tools every agent of this server may call; a successor's identity lists them, recomputed each time. */
 export const AGENT_TOOLS = ['continue_session', 'read_events', 'search_history', 'read_manifest', 'read_resource', 'read_memory', 'walk_lineage', 'delegate'];
 
 export interface ContinuationResult {
