@@ -17,6 +17,12 @@ import { fixed, measure, median, table, Throughput } from './stats';
 const CONTINUATIONS = Number(process.env.SOAK_CONTINUATIONS ?? 20_000);
 const WINDOW = 1_000;
 const CLIENTS = 16;
+/**
+ * Accounts the work is spread over, consecutive operations in different ones, under the server's
+ * default limits (600 continuations a minute per account): on a quiet machine one window serves
+ * more than 16 accounts may continue in a minute.
+ */
+const ACCOUNTS = 64;
 /** Messages a predecessor receives before it is continued, and its successor after. */
 const MESSAGES_BEFORE = 4;
 const MESSAGES_AFTER = 3;
@@ -107,7 +113,7 @@ async function newAccounts(app: RunningApp, prefix: string): Promise<Account[]> 
   const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
   try {
     return await Promise.all(
-      Array.from({ length: CLIENTS }, async (_, index) => {
+      Array.from({ length: ACCOUNTS }, async (_, index) => {
         const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string } } }>(
           'mutation ($name: String!) { createAccount(name: $name) { apiKey account { id } } }',
           { name: `${prefix} ${index + 1}` },
