@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ClientBase, Pool } from 'pg';
 import { RunningApp } from '../server/src/app';
 import { PlanTransfer, SourceKind, lineageBlock, normalizeHandoff } from '../server/src/domain/continuations';
-import { EventRange, ManifestItemStatus, ProjectedEvent, ProjectionRequest, compileProjection } from '../server/src/domain/projection';
+import { EventRangeRead, ManifestItemStatus, ProjectedEvent, ProjectionRequest, compileProjection } from '../server/src/domain/projection';
 import { EventKind, eventTokenCount } from '../server/src/domain/transcript';
 import { AGENT_TOOLS } from '../server/src/services/continuations.service';
 import { GraphQLClient } from './graphql';
@@ -227,21 +227,34 @@ function projected(row: Record<string, unknown>): ProjectedEvent {
   };
 }
 
-/** Reads ranges as the server's reader does, counting the events it returns. */
+/**
+ * Reads ranges as the server's reader does, in one query, counting the events it returns: a read
+ * bounded by `withinTokens` starts where its end's running total, less that, is reached (the
+ * event before the part that fits), found from the stored totals without reading the rest.
+ */
 function countingReader(sql: ClientBase) {
   const reader = {
     eventsRead: 0,
-    async eventsInRanges(ranges: EventRange[]): Promise<ProjectedEvent[][]> {
-      const conditions = ranges.map((_, index) => `(session_id = $${3 * index + 1} AND seq BETWEEN $${3 * index + 2} AND $${3 * index + 3})`);
+    async eventsInRanges(reads: EventRangeRead[]): Promise<ProjectedEvent[][]> {
       const { rows } = await sql.query(
-        `SELECT ${EVENT_COLUMNS} FROM events WHERE ${conditions.join(' OR ')} ORDER BY session_id, seq`,
-        ranges.flatMap((range) => [range.sessionId, range.fromSeq, range.toSeq]),
+        `SELECT wanted.position, ${EVENT_COLUMNS.split(', ').map((column) => `event.${column}`).join(', ')}
+         FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[]) WITH ORDINALITY AS wanted (session_id, from_seq, to_seq, within_tokens, position)
+         CROSS JOIN LATERAL (
+           SELECT coalesce((
+             SELECT before.seq FROM events before
+             WHERE before.session_id = wanted.session_id AND before.seq BETWEEN wanted.from_seq AND wanted.to_seq
+               AND before.token_total - before.token_count
+                   < (SELECT last.token_total FROM events last WHERE last.session_id = wanted.session_id AND last.seq = wanted.to_seq) - wanted.within_tokens
+             ORDER BY before.seq DESC LIMIT 1), wanted.from_seq) AS seq
+         ) start
+         CROSS JOIN LATERAL (
+           SELECT * FROM events WHERE events.session_id = wanted.session_id AND events.seq BETWEEN start.seq AND wanted.to_seq OFFSET 0
+         ) event
+         ORDER BY wanted.position, event.seq`,
+        [reads.map((read) => read.sessionId), reads.map((read) => read.fromSeq), reads.map((read) => read.toSeq), reads.map((read) => read.withinTokens ?? null)],
       );
       reader.eventsRead += rows.length;
-      const events = rows.map(projected);
-      return ranges.map((range) =>
-        events.filter((event) => event.sessionId === range.sessionId && event.seq >= range.fromSeq && event.seq <= range.toSeq),
-      );
+      return reads.map((_, index) => rows.filter((row) => Number(row.position) === index + 1).map(projected));
     },
   };
   return reader;
