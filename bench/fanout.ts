@@ -100,6 +100,18 @@ function spawnAndWait(args: string[], env: Record<string, string>, pattern: RegE
   });
 }
 
+/** A graphql-ws client on a socket of its own, connected at once, telling when it is. */
+function subscriberClient(url: string, apiKey: string, connected: () => void): WsGraphQLClient {
+  return createClient({
+    url: `${url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${apiKey}` },
+    lazy: false,
+    retryAttempts: 0,
+    on: { connected },
+  });
+}
+
 async function serverRound(url: string, apiKey: string, model: Awaited<ReturnType<typeof startModel>>, subscribers: number) {
   const http = new GraphQLClient(url, apiKey);
   const { createSession } = await http.data<{ createSession: { id: string } }>('mutation { createSession(input: { title: "Fan-out" }) { id } }');
@@ -113,14 +125,7 @@ async function serverRound(url: string, apiKey: string, model: Awaited<ReturnTyp
   let subscribed = 0;
   const allDone = new Promise<void>((resolve) => {
     for (let index = 0; index < subscribers; index++) {
-      const client = createClient({
-        url: `${url.replace(/^http/, 'ws')}/graphql`,
-        webSocketImpl: WebSocket,
-        connectionParams: { authorization: `Bearer ${apiKey}` },
-        lazy: false,
-        retryAttempts: 0,
-        on: { connected: () => (subscribed += 1) },
-      });
+      const client = subscriberClient(url, apiKey, () => (subscribed += 1));
       clients.push(client);
       client.subscribe<{ runOutput: { text: string } }>(
         { query: 'subscription ($r: ID!) { runOutput(runId: $r) { offset text } }', variables: { r: postMessage.run.id } },
@@ -211,14 +216,7 @@ runOnNewDatabase(async (databaseUrl) => {
     const idle: WsGraphQLClient[] = [];
     let connected = 0;
     for (let index = 0; index < 1_000; index++) {
-      const client = createClient({
-        url: `${url.replace(/^http/, 'ws')}/graphql`,
-        webSocketImpl: WebSocket,
-        connectionParams: { authorization: `Bearer ${apiKey}` },
-        lazy: false,
-        retryAttempts: 0,
-        on: { connected: () => (connected += 1) },
-      });
+      const client = subscriberClient(url, apiKey, () => (connected += 1));
       client.subscribe({ query: 'subscription ($s: ID!) { sessionEvents(sessionId: $s) { seq } }', variables: { s: createSession.id } }, { next: () => undefined, error: () => undefined, complete: () => undefined });
       idle.push(client);
     }
