@@ -194,6 +194,16 @@ describe('the runtime with an OpenAI-compatible model', () => {
     expect(session.continuedFrom.manifest.items.find((item) => item.eventId === fact.id)).toMatchObject({ status: 'OMITTED', recallCount: 1 });
   });
 
+  it("records a model's answer holding text the database cannot store, mended, instead of failing the turn", async () => {
+    fake.reply(() => ({ text: 'A NUL \u0000 and a lone \ud800 surrogate.' }));
+    const session = await createSession(client, 'Odd bytes');
+    await post(session, 'Say something odd.');
+    const [run] = await settledRuns(client, session);
+    expect(run.status).toBe('SUCCEEDED');
+    const events = await eventsOf(client, session);
+    expect(events[1]).toMatchObject({ kind: 'ASSISTANT_MESSAGE', text: 'A NUL \ufffd and a lone \ufffd surrogate.' });
+  });
+
   it('a provider error fails the run with a readable message, and retryRun recovers it', async () => {
     const session = await createSession(client, 'Flaky model');
     fake.reply(() => ({ status: 500, message: 'The model is overloaded.' }));

@@ -21,3 +21,30 @@ export function unstorableText(value: unknown, path: string[]): ErrorDetail[] {
     ...unstorableText(item, [...path, key]),
   ]);
 }
+
+const UNSTORABLE_EVERYWHERE = new RegExp(UNSTORABLE.source, 'g');
+
+/**
+ * Text as the database can store it, each NUL or unpaired surrogate replaced by U+FFFD (one code
+ * unit for one, so offsets hold): for what the server writes from elsewhere (a model's answer, a
+ * tool's result), which cannot be refused the way a request is.
+ */
+export function storableText(text: string): string {
+  return UNSTORABLE.test(text) ? text.replace(UNSTORABLE_EVERYWHERE, '\ufffd') : text;
+}
+
+function holdsUnstorable(value: unknown): boolean {
+  if (typeof value === 'string') return UNSTORABLE.test(value);
+  if (Array.isArray(value)) return value.some(holdsUnstorable);
+  if (value === null || typeof value !== 'object' || value instanceof Date) return false;
+  return Object.entries(value).some(([key, item]) => UNSTORABLE.test(key) || holdsUnstorable(item));
+}
+
+/** `storableText` of every string and key in a JSON-like value, at any depth; the value itself when nothing needs mending. */
+export function storableValue<T>(value: T): T {
+  if (!holdsUnstorable(value)) return value;
+  if (typeof value === 'string') return storableText(value) as T;
+  if (Array.isArray(value)) return value.map(storableValue) as T;
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [storableText(key), storableValue(item)])) as T;
+}

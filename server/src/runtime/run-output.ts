@@ -1,4 +1,5 @@
 import { logger } from '../logger';
+import { storableText } from '../domain/text';
 
 /** How a run's answer is passed on while it is produced. */
 export interface OutputBatching {
@@ -25,9 +26,9 @@ export class RunOutputStream {
     private readonly batching: OutputBatching = DEFAULT_OUTPUT_BATCHING,
   ) {}
 
-  /** Everything produced so far. */
+  /** Everything produced so far, mended as it is passed on. */
   get text(): string {
-    return this.produced;
+    return storableText(this.produced);
   }
 
   append(delta: string): void {
@@ -41,7 +42,7 @@ export class RunOutputStream {
   async finish(): Promise<string> {
     this.flush();
     await this.writing;
-    return this.produced;
+    return this.text;
   }
 
   private flush(): void {
@@ -52,7 +53,8 @@ export class RunOutputStream {
       // A batch never ends between the two halves of a surrogate pair.
       if (end < this.produced.length && isHighSurrogate(this.produced.charCodeAt(end - 1))) end -= 1;
       const offset = this.sent;
-      const piece = this.produced.slice(offset, end);
+      // Mended as the recorded answer will be, so that the pieces still join to it.
+      const piece = storableText(this.produced.slice(offset, end));
       this.sent = end;
       this.writing = this.writing.then(() => this.write(offset, piece)).catch((error) => logger.error({ err: error }, "Passing on a run's output failed"));
     }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { RunKind } from '../../domain/runs';
+import { storableText, storableValue } from '../../domain/text';
 import { EventKind, eventHash, eventTokenCount, payloadJson } from '../../domain/transcript';
 import { EventEntity } from '../entities/event.entity';
 import { RunEntity } from '../entities/run.entity';
@@ -99,7 +100,9 @@ export function chainEvents(session: SessionEntity, drafts: EventDraft[]) {
   let previousHash = session.lastEventHash;
   let seq = session.eventCount;
   let tokens = session.tokenCount;
-  for (const draft of drafts) {
+  for (const written of drafts) {
+    // Requests with such text are refused before this; what a model or a tool produced is mended.
+    const draft = { ...written, text: written.text === null ? null : storableText(written.text), data: storableValue(written.data) };
     seq += 1;
     const payload = payloadJson(draft.data);
     const event = Object.assign(new EventEntity(), {

@@ -1,4 +1,4 @@
-import { UNSTORABLE_TEXT_MESSAGE, unstorableText } from '../text';
+import { UNSTORABLE_TEXT_MESSAGE, storableText, storableValue, unstorableText } from '../text';
 
 describe('text the database cannot store', () => {
   it('finds NUL and unpaired surrogates, at any depth, by path', () => {
@@ -21,5 +21,19 @@ describe('text the database cannot store', () => {
   it('finds a surrogate at either end of a string', () => {
     expect(unstorableText('\udc00abc', ['s'])).toHaveLength(1);
     expect(unstorableText('abc\ud800', ['s'])).toHaveLength(1);
+  });
+});
+
+describe('mending text the server writes from elsewhere', () => {
+  it('replaces each NUL and unpaired surrogate by U+FFFD, one code unit for one, and keeps pairs', () => {
+    const text = 'a\u0000b \ud800 c\udc00 😀';
+    expect(storableText(text)).toBe('a\ufffdb \ufffd c\ufffd 😀');
+    expect(storableText(text)).toHaveLength(text.length);
+  });
+
+  it('mends strings and keys at any depth, and returns a value that needs nothing as it is', () => {
+    expect(storableValue({ 'k\u0000': ['x\u0000', { y: '\udc00' }], n: 1 })).toEqual({ 'k\ufffd': ['x\ufffd', { y: '\ufffd' }], n: 1 });
+    const fine = { a: ['b'], c: null };
+    expect(storableValue(fine)).toBe(fine);
   });
 });
