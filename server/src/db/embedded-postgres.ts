@@ -15,7 +15,10 @@ export interface EmbeddedPostgres {
  */
 export async function startEmbeddedPostgres(dataDir: string, maxConnections: number): Promise<EmbeddedPostgres> {
   await mkdir(dataDir, { recursive: true });
-  const db = await PGlite.create({ dataDir });
+  // btree_gin lets one GIN index hold an event's account beside its text (see the EventSearch
+  // migration); the extension ships as an ES module only.
+  const { btree_gin } = await import('@electric-sql/pglite/contrib/btree_gin');
+  const db = await PGlite.create({ dataDir, extensions: { btree_gin } });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
   try {
     await server.start();
