@@ -138,6 +138,13 @@ describe('searchEvents', () => {
       after = page.pageInfo.endCursor;
     }
     expect(seen).toEqual(all.edges.map((edge) => edge.node.event.id));
+    // An empty page still counts every match of its scope.
+    const none = await search(client, { query: 'bucket export keys rotation', sessionId: lineage[9], first: 0 });
+    expect(none.totalCount).toBe(all.totalCount);
+    const inSession = await search(client, { query: 'bucket export keys rotation', sessionId: lineage[9], scope: 'SESSION' });
+    expect((await search(client, { query: 'bucket export keys rotation', sessionId: lineage[9], scope: 'SESSION', first: 0 })).totalCount).toBe(
+      inSession.totalCount,
+    );
   });
 
   it.each([

@@ -57,14 +57,15 @@ const TSQUERY = `CASE WHEN $2 = '' THEN websearch_to_tsquery('${SEARCH_CONFIGURA
                       WHEN $3 = '' THEN websearch_to_tsquery('${SEARCH_CONFIGURATION}', $2)
                       ELSE websearch_to_tsquery('${SEARCH_CONFIGURATION}', $2) && websearch_to_tsquery('${SEARCH_CONFIGURATION}', $3) END`;
 
-function areaCondition(area: SearchArea): { sql: string; value: string | null } {
+/** The condition restricting hits to `area`, its one value sent as the statement's `parameter`. */
+function areaCondition(area: SearchArea, parameter: string): { sql: string; value: string | null } {
   switch (area.scope) {
     case SearchScope.SESSION:
-      return { sql: 'hit.session_id = $6::uuid', value: area.sessionId };
+      return { sql: `hit.session_id = ${parameter}::uuid`, value: area.sessionId };
     case SearchScope.LINEAGE:
-      return { sql: 'hit.session_id IN (SELECT id FROM sessions WHERE origin_id = $6::uuid AND account_id = $1)', value: area.originId };
+      return { sql: `hit.session_id IN (SELECT id FROM sessions WHERE origin_id = ${parameter}::uuid AND account_id = $1)`, value: area.originId };
     case SearchScope.ACCOUNT:
-      return { sql: '$6::uuid IS NULL', value: null };
+      return { sql: `${parameter}::uuid IS NULL`, value: null };
   }
 }
 
@@ -74,7 +75,7 @@ function areaCondition(area: SearchArea): { sql: string; value: string | null } 
  * plus a small recency term, ties broken by id. Counts every match of the area once.
  */
 export async function searchEvents(manager: EntityManager, search: EventSearchQuery): Promise<EventSearchPage> {
-  const area = areaCondition(search.area);
+  const area = areaCondition(search.area, '$6');
   const rows: Record<string, unknown>[] = await manager.query(
     `WITH hits AS MATERIALIZED (
        SELECT hit.id, ts_rank_cd(hit.search_vector, ${TSQUERY}, 1)
@@ -107,7 +108,7 @@ export async function searchEvents(manager: EntityManager, search: EventSearchQu
       search.excludeFrom?.seq ?? null,
     ],
   );
-  const totalCount = rows.length ? (rows[0].total_count as number) : await countHits(manager, search, area);
+  const totalCount = rows.length ? (rows[0].total_count as number) : await countHits(manager, search);
   const hits = rows.slice(0, search.first).map((row) => ({
     event: entityFromRow(manager, EventEntity, row),
     score: Number(row.score),
@@ -117,10 +118,11 @@ export async function searchEvents(manager: EntityManager, search: EventSearchQu
 }
 
 /** The matches of an area when the page itself is empty (past the last hit, or `first: 0`). */
-async function countHits(manager: EntityManager, search: EventSearchQuery, area: { sql: string; value: string | null }): Promise<number> {
+async function countHits(manager: EntityManager, search: EventSearchQuery): Promise<number> {
+  const area = areaCondition(search.area, '$4');
   const [row] = await manager.query(
     `SELECT count(*)::int AS total_count FROM events hit
-     WHERE hit.account_id = $1 AND hit.search_vector @@ ${TSQUERY} AND ${area.sql.replace('$6', '$4')}
+     WHERE hit.account_id = $1 AND hit.search_vector @@ ${TSQUERY} AND ${area.sql}
        AND ($5::uuid IS NULL OR NOT (hit.session_id = $5::uuid AND hit.seq >= $6::int))`,
     [search.accountId, search.query.strict, search.query.anyWords, area.value, search.excludeFrom?.sessionId ?? null, search.excludeFrom?.seq ?? null],
   );
