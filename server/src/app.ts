@@ -10,6 +10,7 @@ import { readinessReport } from './http/readiness';
 import { RunningHttpServer, startHttpServer } from './http/server';
 import { AccountService, BootstrapKey } from './services/accounts.service';
 import { ContinuationService } from './services/continuations.service';
+import { DEFAULT_APPROVAL_SETTINGS, ProposalService } from './services/proposals.service';
 import { LineageService } from './services/lineage.service';
 import { PlanService } from './services/plans.service';
 import { ResourceService } from './services/resources.service';
@@ -76,9 +77,11 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     };
     const agent = config.agent;
     const continuations = new ContinuationService(dataSource, notifier, config.continuationPolicy);
+    const approval = config.approval ?? DEFAULT_APPROVAL_SETTINGS;
+    const proposals = new ProposalService(dataSource, notifier, continuations, agent.provider !== 'none', approval);
     const services: Services = {
       accounts: new AccountService(dataSource),
-      sessions: new SessionService(dataSource),
+      sessions: new SessionService(dataSource, approval.defaultApproval),
       transcript: new TranscriptService(dataSource, notifier, continuations, agent.provider !== 'none'),
       continuations,
       lineage: new LineageService(dataSource),
@@ -87,12 +90,13 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       runs: new RunService(dataSource, notifier, agent),
       search: new SearchService(dataSource),
       recommendations: new RecommendationService(dataSource),
+      proposals,
     };
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
     const schema = await buildAppSchema(pubSub);
     const provider = timed(modelProvider(config));
     if (provider) {
-      const runner = new TurnRunner(dataSource, notifier, continuations, new RecallTools(services), provider, schema, {
+      const runner = new TurnRunner(dataSource, notifier, continuations, proposals, new RecallTools(services), provider, schema, {
         windowTokens: agent.windowTokens,
         threshold: agent.continuationThreshold,
         maxSteps: agent.maxSteps,
@@ -105,6 +109,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     const unwatchPool = watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
     const http = await startHttpServer({ ...config, schema, services, pubSub, readiness: () => readinessReport(dataSource, delivery) });
     worker?.start();
+    proposals.startExpirySweeps();
     return {
       url: http.url,
       bootstrapKey,
@@ -113,6 +118,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       subscriptions,
       worker,
       async close() {
+        await proposals.stopExpirySweeps();
         await worker?.stop();
         await http.close();
         await crossProcess?.close();

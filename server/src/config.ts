@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { DestinationStream } from 'pino';
 import { DEFAULT_RECONNECT_OPTIONS } from './graphql/postgres-event-target';
 import { ContinuationPolicy, DEFAULT_CONTINUATION_POLICY } from './services/continuations.service';
+import { ApprovalSettings, DEFAULT_APPROVAL_SETTINGS } from './services/proposals.service';
+import { ContinuationApproval } from './domain/proposals';
 import { LOG_LEVELS, LogLevel } from './logger';
 
 /** Everything the server reads from its environment; the README's configuration table lists the same. */
@@ -24,6 +26,8 @@ export interface AppConfig {
   /** Browser origins allowed to call the API from other pages, or any (`*`); absent or empty: the server's own origin only. */
   corsOrigins?: CorsOrigins;
   continuationPolicy: ContinuationPolicy;
+  /** Whether new sessions ask a person before the agent continues, and how long a proposal waits; the defaults when absent. */
+  approval?: ApprovalSettings;
   agent: AgentConfig;
   /** The least severe level written; `info` when absent. */
   logLevel?: LogLevel;
@@ -122,6 +126,16 @@ function agentConfig(env: NodeJS.ProcessEnv): AgentConfig {
   };
 }
 
+function approvalSettings(env: NodeJS.ProcessEnv): ApprovalSettings {
+  const raw = env.CONTINUATION_APPROVAL;
+  const approval = raw ? Object.values(ContinuationApproval).find((mode) => mode === raw.toUpperCase()) : DEFAULT_APPROVAL_SETTINGS.defaultApproval;
+  if (!approval) throw new ConfigError(`CONTINUATION_APPROVAL must be AUTOMATIC or ASK (got "${raw}").`);
+  return {
+    defaultApproval: approval,
+    proposalTtlMs: integer(env, 'CONTINUATION_PROPOSAL_TTL_MS', DEFAULT_APPROVAL_SETTINGS.proposalTtlMs, 100, 2_592_000_000),
+  };
+}
+
 /** Raised for a setting that cannot be used; the message names the variable. */
 export class ConfigError extends Error {}
 
@@ -159,6 +173,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
       ),
       defaultTokenBudget: integer(env, 'DEFAULT_TOKEN_BUDGET', DEFAULT_CONTINUATION_POLICY.defaultTokenBudget, 64, 1_000_000),
     },
+    approval: approvalSettings(env),
     agent: agentConfig(env),
     logLevel: logLevel(env.LOG_LEVEL),
     metricsToken: env.METRICS_TOKEN || undefined,

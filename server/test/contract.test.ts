@@ -21,18 +21,6 @@ const notServedYet: Record<string, string> = {
   'ATTACHMENT was removed from enum type SourceKind.': '#16 attachments',
   'PostMessageInput.attachments was removed.': '#16 attachments',
   'Query.attachment was removed.': '#16 attachments',
-  'ContinuationApproval was removed.': '#17 approval',
-  'ProposalStatus was removed.': '#17 approval',
-  'ContinuationProposal was removed.': '#17 approval',
-  'ApproveContinuationInput was removed.': '#17 approval',
-  'Session.continuationApproval was removed.': '#17 approval',
-  'Session.pendingProposal was removed.': '#17 approval',
-  'CreateSessionInput.continuationApproval was removed.': '#17 approval',
-  'Query.continuationProposal was removed.': '#17 approval',
-  'Mutation.setContinuationApproval was removed.': '#17 approval',
-  'Mutation.approveContinuation was removed.': '#17 approval',
-  'Mutation.rejectContinuation was removed.': '#17 approval',
-  'Subscription.continuationProposals was removed.': '#17 approval',
 };
 
 describe('the public API contract', () => {

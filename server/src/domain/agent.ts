@@ -41,6 +41,8 @@ export interface TurnFacts {
   pendingRunIds: string[];
   /** Set for the run of delegated work: the task it was given. */
   delegatedTask: string | null;
+  /** Set for the turn after a person rejected the agent's proposal to continue: it answers in place. */
+  rejectedContinuation?: { title: string; note: string | null } | null;
 }
 
 /** How much of the model's context window the session's next turn fills. */

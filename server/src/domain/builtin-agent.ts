@@ -33,6 +33,7 @@ export class BuiltinAgent implements ModelProvider {
     const last = messages[messages.length - 1];
     if (last?.role === 'tool') return text(afterTool(messages, last.toolCallId, last.content));
     if (facts.delegatedTask !== null) return text(`Done: ${excerpt(facts.delegatedTask, 200)}`);
+    if (facts.rejectedContinuation) return text(rejectedAnswer(facts.rejectedContinuation));
     const message = facts.userMessage;
     if (!message) return text('There is no message to answer yet.');
     if (!message.replayed) {
@@ -200,6 +201,12 @@ function answer(message: string, facts: TurnFacts): string {
   }
   if (request.endsWith('?')) return `On "${excerpt(request, 120)}": I am the built-in reference agent, so I keep track rather than look things up.`;
   return `Noted: "${excerpt(request, 120)}".`;
+}
+
+/** The answer in place after a person rejected a continuation: it stays here and says what it heard. */
+function rejectedAnswer({ title, note }: { title: string; note: string | null }): string {
+  const heard = note ? ` You said: "${excerpt(note, 300)}"; I will go on with that in mind.` : '';
+  return `Understood: we stay in this session rather than moving to "${excerpt(title, 120)}".${heard}`;
 }
 
 /** The answer after one of the agent's own tool calls came back within the turn. */

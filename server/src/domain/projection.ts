@@ -785,6 +785,8 @@ export interface ManifestContent {
   tokenBudget: number;
   tokenCost: number;
   createdAt: string;
+  /** The agent's draft, for a continuation approved from its proposal; absent otherwise. */
+  proposal?: unknown;
 }
 
 /** sha256 over a manifest's canonical content. */

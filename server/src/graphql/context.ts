@@ -17,6 +17,8 @@ import type { TranscriptService } from '../services/transcript.service';
 import type { RunService } from '../services/runs.service';
 import type { SearchService } from '../services/search.service';
 import type { RecommendationService } from '../services/recommendations.service';
+import type { ProposalService } from '../services/proposals.service';
+import type { ContinuationProposalEntity } from '../db/entities/continuation-proposal.entity';
 import type { ContextUsage } from '../domain/agent';
 import type { Viewer } from '../services/viewer';
 import type { AppPubSub } from './pubsub';
@@ -33,6 +35,7 @@ export interface Services {
   runs: RunService;
   search: SearchService;
   recommendations: RecommendationService;
+  proposals: ProposalService;
 }
 
 /** Per-operation loaders: batching and caching live only as long as one operation (or one subscription event). */
@@ -49,6 +52,8 @@ export interface Loaders {
   recallCountsByManifestId: DataLoader<string, Map<number, number>>;
   childrenByParentId: DataLoader<string, SessionEntity[]>;
   contextUsageBySessionId: DataLoader<string, ContextUsage | null>;
+  proposalById: DataLoader<string, ContinuationProposalEntity | null>;
+  pendingProposalBySessionId: DataLoader<string, ContinuationProposalEntity | null>;
 }
 
 export interface Context {
@@ -77,6 +82,8 @@ export function createLoaders(viewer: Viewer, services: Services): Loaders {
     recallCountsByManifestId: new DataLoader((ids) => services.lineage.recallCounts(ids)),
     childrenByParentId: new DataLoader((ids) => services.sessions.childrenOf(accountId, ids)),
     contextUsageBySessionId: new DataLoader((ids) => services.runs.contextUsage(accountId, ids)),
+    proposalById: new DataLoader((ids) => services.proposals.proposalsByIds(accountId, ids)),
+    pendingProposalBySessionId: new DataLoader((ids) => services.proposals.pendingBySessionIds(accountId, ids)),
   };
 }
 

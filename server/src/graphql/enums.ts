@@ -2,6 +2,7 @@ import { registerEnumType } from 'type-graphql';
 import { Actor, ContinuationReason, PlanTransfer, SourceKind } from '../domain/continuations';
 import { ErrorCode } from '../domain/errors';
 import { PlanStepStatus } from '../domain/plans';
+import { ContinuationApproval, ProposalStatus } from '../domain/proposals';
 import { ContextSectionKind, ManifestItemOrigin, ManifestItemStatus } from '../domain/projection';
 import { RunKind, RunStatus } from '../domain/runs';
 import { SearchScope } from '../domain/search';
@@ -180,5 +181,25 @@ registerEnumType(ManifestItemOrigin, {
     CITED: { description: "Named in the continuation's sources (or its pinned resources)." },
     RUNTIME: { description: 'Added by the runtime: the initiating message, the recent exchange.' },
     RECOMMENDED: { description: "Chosen by assisted selection for the handoff's purpose and current request." },
+  },
+});
+
+registerEnumType(ContinuationApproval, {
+  name: 'ContinuationApproval',
+  description: "Whether an agent's continue_session takes effect at once or waits for a person.",
+  valuesConfig: {
+    AUTOMATIC: { description: "The agent's continue_session creates the successor at once (visible and reversible)." },
+    ASK: { description: 'It becomes a proposal that a person approves (possibly edited) or rejects.' },
+  },
+});
+
+registerEnumType(ProposalStatus, {
+  name: 'ProposalStatus',
+  description: 'Where a continuation proposal stands.',
+  valuesConfig: {
+    PENDING: { description: 'Waiting for a person, until expiresAt.' },
+    APPROVED: { description: 'A person approved it: it became the continuation its edge names.' },
+    REJECTED: { description: 'A person rejected it; the agent answered in place.' },
+    EXPIRED: { description: 'Nobody decided before expiresAt, or a newer proposal of the session replaced it.' },
   },
 });

@@ -1,5 +1,6 @@
 import { createPubSub, PubSubEventTarget } from '@graphql-yoga/subscription';
 import type { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
+import type { ContinuationProposalEntity } from '../db/entities/continuation-proposal.entity';
 import type { EventEntity } from '../db/entities/event.entity';
 import type { RunEntity } from '../db/entities/run.entity';
 import type { PublishedRecords } from '../db/repositories/delivery.repository';
@@ -16,6 +17,13 @@ export interface PublishedContinuation {
   successorId: string;
 }
 
+/** A proposal as published: its identity and status; each subscriber reads it again under its own account. */
+export interface PublishedProposal {
+  id: string;
+  sessionId: string;
+  status: string;
+}
+
 /**
  * Typed topics. Payloads are plain JSON-safe records so that an event target that crosses
  * processes (e.g. Redis or PostgreSQL LISTEN/NOTIFY) can replace the in-memory one unchanged.
@@ -30,6 +38,8 @@ export type Topics = {
   RUN_UPDATED: [sessionId: string, run: PublishedRun];
   /** Keyed by the run's id: its answer as produced, then that it ended. */
   RUN_OUTPUT: [runId: string, output: PublishedRunOutput];
+  /** Keyed by the proposal's session. */
+  CONTINUATION_PROPOSAL: [sessionId: string, proposal: PublishedProposal];
 };
 
 /** A batch of a run's answer, or the news that the run ended (its output is then whole). */
@@ -81,6 +91,10 @@ export function createAppPubSub(eventTarget: EventTarget = new CountingEventTarg
   return createPubSub<Topics>({ eventTarget: eventTarget as PubSubEventTarget<Topics> });
 }
 
+function publishedProposal(proposal: ContinuationProposalEntity): PublishedProposal {
+  return { id: proposal.id, sessionId: proposal.sessionId, status: proposal.status };
+}
+
 /** A continuation as its topics publish it. */
 function publishedContinuation(edge: ContinuationEdgeEntity): PublishedContinuation {
   return { edgeId: edge.id, predecessorId: edge.predecessorId, successorId: edge.successorId };
@@ -105,6 +119,9 @@ export function pubSubNotifier(pubSub: AppPubSub): ChangeNotifier {
     },
     runOutputAppended(chunk) {
       pubSub.publish('RUN_OUTPUT', chunk.runId, chunk);
+    },
+    proposalsChanged(proposals) {
+      for (const proposal of proposals) pubSub.publish('CONTINUATION_PROPOSAL', proposal.sessionId, publishedProposal(proposal));
     },
   };
 }
@@ -141,6 +158,8 @@ function wellShaped(topic: string, detail: unknown): boolean {
       return isIdString(record.id) && isIdString(record.sessionId) && typeof record.status === 'string' && isDate(record.createdAt) && isDate(record.updatedAt);
     case 'RUN_OUTPUT':
       return isIdString(record.runId) && (record.ended === true || (Number.isInteger(record.offset) && typeof record.text === 'string'));
+    case 'CONTINUATION_PROPOSAL':
+      return isIdString(record.id) && isIdString(record.sessionId) && typeof record.status === 'string';
     default:
       return false;
   }
@@ -197,6 +216,8 @@ export function crossProcessCodec(records: PublishedRecords): PayloadCodec {
           return (await records.continuationsSince({ predecessorId: id }, since)).map(publishedContinuation);
         case 'ACCOUNT_CONTINUED':
           return (await records.continuationsSince({ accountId: id }, since)).map(publishedContinuation);
+        case 'CONTINUATION_PROPOSAL':
+          return (await records.proposalsChangedSince(id, since)).map(publishedProposal);
         default:
           return [];
       }
@@ -214,6 +235,11 @@ export function crossProcessCodec(records: PublishedRecords): PayloadCodec {
           // A run is delivered again only in a state not delivered yet.
           const run = detail as PublishedRun;
           return `${run.id}:${run.status}:${run.attempt}:${new Date(run.updatedAt).toISOString()}`;
+        }
+        case 'CONTINUATION_PROPOSAL': {
+          // A proposal is delivered once made and once decided.
+          const proposal = detail as PublishedProposal;
+          return `${proposal.id}:${proposal.status}`;
         }
         default:
           return (detail as { id: string }).id;

@@ -8,6 +8,7 @@ import { ContinuationResolver, ManifestItemResolver, ProjectionManifestResolver 
 import { NodeResolver } from './nodes/node.resolver';
 import type { AppPubSub } from './pubsub';
 import { PlanResolver } from './plans/plan.resolver';
+import { ManifestProposalResolver, ProposalResolver, SessionProposalResolver } from './proposals/proposal.resolver';
 import { MemoryResolver, ResourceResolver } from './resources/resource.resolver';
 import { RunResolver } from './runs/run.resolver';
 import { scalarsMap } from './scalars';
@@ -39,6 +40,9 @@ export async function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> 
       SearchResolver,
       RecommendationResolver,
       NodeResolver,
+      ProposalResolver,
+      SessionProposalResolver,
+      ManifestProposalResolver,
     ],
     scalarsMap,
     validate: false,

@@ -26,6 +26,8 @@ import { EventDraft, appendEvents, lockSession } from '../db/repositories/transc
 import { continueSessionTool, continueSessionToolRequest } from '../graphql/continuations/continue-session-tool';
 import { columnList, entityFromRow } from '../db/rows';
 import { ContinuationService } from '../services/continuations.service';
+import { ContinuationApproval } from '../domain/proposals';
+import { ProposalService } from '../services/proposals.service';
 import { ChangeNotifier } from '../services/notifications';
 import { Viewer } from '../services/viewer';
 import { RunOutputStream } from './run-output';
@@ -72,6 +74,7 @@ export class TurnRunner {
     private readonly dataSource: DataSource,
     private readonly notifier: ChangeNotifier,
     private readonly continuations: ContinuationService,
+    private readonly proposals: ProposalService,
     private readonly recall: RecallTools,
     private readonly provider: ModelProvider,
     private readonly schema: GraphQLSchema,
@@ -205,6 +208,7 @@ export class TurnRunner {
       openPlan: plan && !plan.closed ? { revision: plan.revision, steps: plan.steps.map(({ title, status }) => ({ title, status })) } : null,
       pendingRunIds: pending.map((pendingRun) => pendingRun.id),
       delegatedTask: run.kind === RunKind.DELEGATED ? (trigger?.text ?? '') : null,
+      rejectedContinuation: rejectedContinuation(trigger),
     };
     return { viewer, session, messages, facts };
   }
@@ -229,7 +233,8 @@ export class TurnRunner {
   /**
    * Executes `continue_session` with the tool call's id as the idempotency key: a replayed call
    * gets the successor created for it. Success ends this turn with no answer here; the successor's
-   * own run answers. A refusal goes back to the model, which may answer here instead.
+   * own run answers. A refusal goes back to the model, which may answer here instead. In an ASK
+   * session the call becomes a proposal for a person to decide, which also ends the turn.
    */
   private async continueSession(lease: Lease, run: RunEntity, start: TurnStart, call: ModelToolCall): Promise<ToolOutcome | 'ENDED'> {
     const args = parseArguments(call.arguments);
@@ -243,7 +248,10 @@ export class TurnRunner {
     let refusal: string;
     if (parsed.ok) {
       await this.assertLease(lease);
-      const continued = await this.continuations.continueSession(start.viewer, parsed.request, { actor: Actor.AGENT, callerRunId: run.id });
+      const continued =
+        start.session.continuationApproval === ContinuationApproval.ASK
+          ? await this.proposals.propose(start.viewer, parsed.request, { runId: run.id, toolCallId: call.id, callEvent: toolCallDraft(call) })
+          : await this.continuations.continueSession(start.viewer, parsed.request, { actor: Actor.AGENT, callerRunId: run.id });
       if (continued.ok) {
         await this.settle(lease, RunStatus.SUCCEEDED, null);
         return 'ENDED';
@@ -390,6 +398,12 @@ export class TurnRunner {
     if (session.status !== SessionStatus.ACTIVE) throw new Error(`Session ${session.id} is ${session.status} and takes no more writes.`);
     return write(session, run);
   }
+}
+
+/** The rejection a turn answers, when its trigger is the runtime's note of one. */
+function rejectedContinuation(trigger: EventEntity | null): TurnFacts['rejectedContinuation'] {
+  const data = trigger?.kind === EventKind.SYSTEM ? (trigger.data as { role?: string; title?: string; note?: string | null } | null) : null;
+  return data?.role === 'continuation_rejected' ? { title: data.title ?? '', note: data.note ?? null } : null;
 }
 
 function parseArguments(raw: string): Record<string, unknown> | null {

@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Actor, ContinuationReason, ContinueSessionRequest, SourceKind, requestFingerprint, validateContinueSessionRequest } from '../domain/continuations';
 import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { isId } from '../domain/ids';
+import { ManifestProposal, ProposalStatus, effectiveStatus, undecidableReason } from '../domain/proposals';
 import { Projection, RECENT_EXCHANGE_EVENTS, RecommendedRange } from '../domain/projection';
 import { RunKind } from '../domain/runs';
 import { TITLE_MAX_CHARS } from '../domain/sessions';
@@ -13,8 +14,10 @@ import { RunEntity } from '../db/entities/run.entity';
 import { SessionEntity } from '../db/entities/session.entity';
 import { isUniqueViolation } from '../db/errors';
 import { EventPrefetch, SnapshotQuery, continuationSnapshot, lockWithSnapshot } from '../db/repositories/continuation.repository';
+import { lockProposal } from '../db/repositories/proposal.repository';
 import { inWriteTransaction, WriteTransaction } from '../db/write-transaction';
-import { compile, prepare, recommendations, tokenBudget } from './continuations/compile';
+import { checkRateLimits } from './continuations/checks';
+import { Prepared, compile, prepare, recommendations, tokenBudget } from './continuations/compile';
 import { ContinuationPolicy, DEFAULT_CONTINUATION_POLICY } from './continuations/policy';
 import { Refused, notFound, refuse } from './continuations/refusal';
 import { eventReader } from './continuations/sources';
@@ -36,6 +39,8 @@ export interface ContinueOptions {
   actor: Actor;
   /** The run that asked for the continuation: it does not count as a turn in progress. */
   callerRunId?: string;
+  /** The proposal a person approves: checked under the predecessor's lock and marked APPROVED with the continuation. */
+  approving?: ManifestProposal;
 }
 
 /**
@@ -170,11 +175,15 @@ export class ContinuationService {
   }
 
   private async replayOf(manager: EntityManager, edge: ContinuationEdgeEntity): Promise<Outcome<ContinuationResult>> {
+    return succeed(await this.replayed(manager, edge));
+  }
+
+  private async replayed(manager: EntityManager, edge: ContinuationEdgeEntity): Promise<ContinuationResult> {
     const [successor, run] = await Promise.all([
       manager.findOneByOrFail(SessionEntity, { id: edge.successorId }),
       manager.findOneOrFail(RunEntity, { where: { sessionId: edge.successorId, kind: RunKind.TURN }, order: { createdAt: 'ASC' } }),
     ]);
-    return succeed({ edge, successor, run, replayed: true });
+    return { edge, successor, run, replayed: true };
   }
 
   private async create(
@@ -193,6 +202,11 @@ export class ContinuationService {
       this.eventPrefetch(input, branchMessage !== null),
     );
     if (!predecessor) return refuse(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['input', 'sessionId'], message: 'No such session.' }]);
+    if (options.approving) {
+      // Approvals of one proposal queue on the lock; all but the first find it approved.
+      const approved = await this.claimProposal(manager, viewer, options.approving.proposalId);
+      if (approved) return approved;
+    }
     // A call with the same key may have committed while this one waited for the lock.
     if (snapshot.earlierEdgeId) return (await this.replay(manager, viewer, input.idempotencyKey, fingerprint))!;
     const checked = await prepare(manager, viewer, predecessor, input, snapshot, { callerRunId: options.callerRunId, branching: branchMessage !== null });
@@ -206,14 +220,67 @@ export class ContinuationService {
       snapshot,
       prefetched,
       prepared: { ...checked, recommended },
+      approving: options.approving ?? null,
     });
+  }
+
+  /** The continuation an approved proposal became; refuses a proposal that cannot be decided (rejected, expired). */
+  private async claimProposal(manager: EntityManager, viewer: Viewer, proposalId: string): Promise<Outcome<ContinuationResult> | null> {
+    const locked = await lockProposal(manager, viewer.accountId, proposalId);
+    const path = ['input', 'proposalId'];
+    if (!locked) return refuse(ErrorCode.NOT_FOUND, 'No such proposal.', [{ path, message: 'No such proposal.' }]);
+    const { proposal, decidable } = locked;
+    if (proposal.status === ProposalStatus.APPROVED) {
+      return this.replayOf(manager, await manager.findOneByOrFail(ContinuationEdgeEntity, { id: proposal.edgeId! }));
+    }
+    if (decidable) return null;
+    const reason = undecidableReason(proposal.status === ProposalStatus.PENDING ? ProposalStatus.EXPIRED : effectiveStatus(proposal, new Date()))!;
+    return refuse(ErrorCode.INVALID_INPUT, reason, [{ path, message: reason }]);
+  }
+
+  /**
+   * Every check continueSession makes of `input` and the compilation of its projection, for a
+   * predecessor the caller holds locked in `manager`'s transaction; writes nothing. Throws
+   * {@link Refused} with the failure continueSession would answer.
+   */
+  async checkContinuation(manager: EntityManager, viewer: Viewer, predecessor: SessionEntity, input: ContinueSessionRequest, callerRunId: string): Promise<void> {
+    const snapshot = await continuationSnapshot(manager, this.snapshotQuery(viewer, input));
+    const prepared = await this.prepared(manager, viewer, predecessor, input, snapshot, { callerRunId, branching: false });
+    checkRateLimits(this.policy, predecessor, prepared.hasNewUserMessage, snapshot.recentContinuations);
+    await compile(eventReader(manager), this.policy, viewer, input, predecessor, prepared, prepared.initiating!, {
+      edgeId: randomUUID(),
+      manifestId: randomUUID(),
+    });
+  }
+
+  private async prepared(
+    manager: EntityManager,
+    viewer: Viewer,
+    predecessor: SessionEntity,
+    input: ContinueSessionRequest,
+    snapshot: Awaited<ReturnType<typeof continuationSnapshot>>,
+    turn: Parameters<typeof prepare>[5],
+  ): Promise<Prepared> {
+    return { ...(await prepare(manager, viewer, predecessor, input, snapshot, turn)), recommended: await recommendations(manager, viewer, input) };
+  }
+
+  /** The successor and initial run of an edge, as a replay answers them. */
+  async continuationOf(edgeId: string): Promise<ContinuationResult> {
+    const manager = this.dataSource.manager;
+    return this.replayed(manager, await manager.findOneByOrFail(ContinuationEdgeEntity, { id: edgeId }));
   }
 
   /**
    * What continueSession would give the successor, computed the same way and writing nothing:
-   * the budget estimate before continuing. Fails as continueSession would, but for rate limits.
+   * the budget estimate before continuing. Fails as continueSession would, but for rate limits,
+   * and with `anyTurnState` not for a turn in progress either (a proposal's preview, shown while
+   * the agent answers another message).
    */
-  async previewProjection(viewer: Viewer, input: ContinueSessionRequest): Promise<Outcome<Projection & { tokenBudget: number }>> {
+  async previewProjection(
+    viewer: Viewer,
+    input: ContinueSessionRequest,
+    options: { anyTurnState?: boolean } = {},
+  ): Promise<Outcome<Projection & { tokenBudget: number }>> {
     const details = validateContinueSessionRequest(input);
     if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
     if (!isId(input.sessionId)) return notFound();
@@ -222,10 +289,7 @@ export class ContinuationService {
     if (!predecessor) return notFound();
     try {
       const snapshot = await continuationSnapshot(manager, this.snapshotQuery(viewer, input));
-      const prepared = {
-        ...(await prepare(manager, viewer, predecessor, input, snapshot, { branching: false })),
-        recommended: await recommendations(manager, viewer, input),
-      };
+      const prepared = await this.prepared(manager, viewer, predecessor, input, snapshot, { branching: false, anyTurnState: options.anyTurnState });
       const { projection } = await compile(eventReader(manager), this.policy, viewer, input, predecessor, prepared, prepared.initiating!, {
         edgeId: randomUUID(),
         manifestId: randomUUID(),

@@ -1,4 +1,5 @@
 import { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
+import { ContinuationProposalEntity } from '../db/entities/continuation-proposal.entity';
 import { EventEntity } from '../db/entities/event.entity';
 import { RunEntity } from '../db/entities/run.entity';
 
@@ -13,6 +14,8 @@ export interface ChangeNotifier {
   runsChanged(runs: RunEntity[]): void;
   /** A batch of a running run's answer, stored in its output already. */
   runOutputAppended(chunk: RunOutputChunk): void;
+  /** Continuation proposals made, decided, superseded or expired. */
+  proposalsChanged(proposals: ContinuationProposalEntity[]): void;
 }
 
 /** A piece of a run's answer at its offset (UTF-16 code units) in the answer. */

@@ -3,6 +3,7 @@ import { DataSource, In } from 'typeorm';
 import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { isId } from '../domain/ids';
 import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, validatePageSize } from '../domain/pagination';
+import { ContinuationApproval } from '../domain/proposals';
 import { SessionKind, SessionStatus, TITLE_MAX_CHARS, validateSessionText } from '../domain/sessions';
 import { SessionEntity } from '../db/entities/session.entity';
 import { alignMany, alignOne } from './batch';
@@ -34,12 +35,16 @@ function sessionCursor(session: SessionEntity): string {
 }
 
 export class SessionService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    /** The approval mode of a new session that names none. */
+    private readonly defaultApproval: ContinuationApproval = ContinuationApproval.AUTOMATIC,
+  ) {}
 
   /** Creates an empty ROOT session. Fails with INVALID_INPUT for an empty or oversized title or description. */
   async createSession(
     viewer: Viewer,
-    input: { title: string; description?: string | null },
+    input: { title: string; description?: string | null; continuationApproval?: ContinuationApproval | null },
   ): Promise<Outcome<SessionEntity>> {
     const details = validateSessionText(input, ['input']);
     if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
@@ -53,6 +58,7 @@ export class SessionService {
       title: input.title.trim(),
       description: input.description ?? null,
       createdAt: new Date(),
+      continuationApproval: input.continuationApproval ?? this.defaultApproval,
     });
     await this.dataSource.manager.insert(SessionEntity, session);
     return succeed(session);

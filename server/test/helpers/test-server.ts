@@ -14,6 +14,8 @@ export interface TestServer {
   admin: GraphQLTestClient;
   /** A client for a new, non-admin account. */
   newAccount(name?: string): Promise<GraphQLTestClient>;
+  /** Stops the server and starts it again on the same database and port, as after a restart. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,10 +38,12 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
     logLevel: 'warn',
     ...overrides,
   };
-  const app = await startApp(config);
+  let app = await startApp(config);
   const admin = new GraphQLTestClient(app.url, app.bootstrapKey.apiKey);
   return {
-    app,
+    get app() {
+      return app;
+    },
     url: app.url,
     admin,
     async newAccount(name = 'tester') {
@@ -48,6 +52,10 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
         { name },
       );
       return new GraphQLTestClient(app.url, data.createAccount.apiKey);
+    },
+    async restart() {
+      await app.close();
+      app = await startApp({ ...config, port: Number(new URL(app.url).port) });
     },
     async close() {
       await app.close();

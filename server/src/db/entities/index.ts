@@ -1,6 +1,7 @@
 import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { ContinuationEdgeEntity } from './continuation-edge.entity';
+import { ContinuationProposalEntity } from './continuation-proposal.entity';
 import { EventEntity } from './event.entity';
 import { MemoryEntryEntity } from './memory-entry.entity';
 import { MemoryPathEntity } from './memory-path.entity';
@@ -15,6 +16,7 @@ export {
   AccountEntity,
   ApiKeyEntity,
   ContinuationEdgeEntity,
+  ContinuationProposalEntity,
   EventEntity,
   MemoryEntryEntity,
   MemoryPathEntity,
@@ -32,6 +34,7 @@ export const entities = [
   EventEntity,
   ContinuationEdgeEntity,
   ProjectionManifestEntity,
+  ContinuationProposalEntity,
   RunEntity,
   PlanRevisionEntity,
   ResourceEntity,

@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { Actor, ContinuationReason, Handoff, SourceInput, TransferredState } from '../../domain/continuations';
 import type { CompiledSection, ManifestItem } from '../../domain/projection';
+import type { ManifestProposal } from '../../domain/proposals';
 
 /** The exact sources and state a successor started from. Stored once; a trigger refuses changes. */
 @Entity({ name: 'projection_manifests' })
@@ -41,6 +42,10 @@ export class ProjectionManifestEntity {
 
   @Column({ type: 'jsonb' })
   items: ManifestItem[];
+
+  /** For a continuation a person approved from an agent's proposal: the agent's draft, beside the handoff as edited. */
+  @Column({ type: 'jsonb', nullable: true })
+  proposal: ManifestProposal | null;
 
   @Column({ name: 'transferred_state', type: 'jsonb' })
   transferredState: TransferredState;

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { ContinuationApproval } from '../../domain/proposals';
 import type { SessionKind, SessionStatus } from '../../domain/sessions';
 
 @Entity({ name: 'sessions' })
@@ -50,6 +51,10 @@ export class SessionEntity {
   /** For a FORK: the event its history runs up to, by reference. */
   @Column({ name: 'forked_from_event_id', type: 'uuid', nullable: true })
   forkedFromEventId: string | null;
+
+  /** Whether the agent's continuations take effect at once or wait for a person; a successor inherits it. */
+  @Column({ name: 'continuation_approval', type: 'text', default: 'AUTOMATIC' })
+  continuationApproval: ContinuationApproval;
 
   /** Hash of the newest event: the next event chains from it. */
   @Column({ name: 'last_event_hash', type: 'text', default: '' })

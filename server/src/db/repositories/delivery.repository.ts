@@ -1,8 +1,10 @@
 import { EntityManager, MoreThanOrEqual } from 'typeorm';
 import { ContinuationEdgeEntity } from '../entities/continuation-edge.entity';
+import { ContinuationProposalEntity } from '../entities/continuation-proposal.entity';
 import { EventEntity } from '../entities/event.entity';
 import { RunEntity } from '../entities/run.entity';
 import { SessionEntity } from '../entities/session.entity';
+import { proposalsChangedSince } from './proposal.repository';
 
 /**
  * What subscribers read back from the database when a publish reaches them in compact form, or
@@ -17,6 +19,8 @@ export interface PublishedRecords {
   run(id: string): Promise<RunEntity | null>;
   /** Continuations of one predecessor, or of one account, made at or after `since`, oldest first. */
   continuationsSince(scope: { predecessorId: string } | { accountId: string }, since: Date): Promise<ContinuationEdgeEntity[]>;
+  /** Proposals of the session made or decided at or after `since`. */
+  proposalsChangedSince(sessionId: string, since: Date): Promise<ContinuationProposalEntity[]>;
 }
 
 export function publishedRecords(manager: EntityManager): PublishedRecords {
@@ -31,5 +35,6 @@ export function publishedRecords(manager: EntityManager): PublishedRecords {
       manager.find(RunEntity, { where: { sessionId, updatedAt: MoreThanOrEqual(since) }, order: { updatedAt: 'ASC', id: 'ASC' } }),
     continuationsSince: (scope, since) =>
       manager.find(ContinuationEdgeEntity, { where: { ...scope, createdAt: MoreThanOrEqual(since) }, order: { createdAt: 'ASC', id: 'ASC' } }),
+    proposalsChangedSince: (sessionId, since) => proposalsChangedSince(manager, sessionId, since),
   };
 }

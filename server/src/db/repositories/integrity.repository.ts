@@ -150,6 +150,7 @@ export function manifests(query: SqlQuery, pageSize: number): AsyncGenerator<Man
       tokenBudget: row.token_budget as number,
       tokenCost: row.token_cost as number,
       createdAt: (row.created_at as Date).toISOString(),
+      ...(row.proposal != null ? { proposal: row.proposal } : {}),
       hash: row.hash as string,
     }),
   );

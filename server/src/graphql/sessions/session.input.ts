@@ -1,4 +1,5 @@
 import { Field, ID, InputType } from 'type-graphql';
+import { ContinuationApproval } from '../../domain/proposals';
 
 @InputType({ description: 'A new ROOT session.' })
 export class CreateSessionInput {
@@ -7,6 +8,9 @@ export class CreateSessionInput {
 
   @Field(() => String, { nullable: true, description: 'At most 2,000 characters.' })
   description?: string | null;
+
+  @Field(() => ContinuationApproval, { nullable: true, description: "Whether the agent's continuations wait for a person; absent: the server's default (CONTINUATION_APPROVAL)." })
+  continuationApproval?: ContinuationApproval | null;
 }
 
 @InputType({ description: 'An alternative path from an earlier point of a session.' })

@@ -1,4 +1,5 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { ContinuationApproval } from '../../domain/proposals';
 import { SessionKind, SessionStatus } from '../../domain/sessions';
 import { PageInfo } from '../common/page-info.type';
 import { Node } from '../nodes/node.type';
@@ -28,6 +29,12 @@ export class Session {
 
   @Field(() => Int, { description: "Sum of the events' token counts under the server's tokenizer (o200k_base)." })
   tokenCount: number;
+
+  @Field(() => ContinuationApproval, {
+    description:
+      "Whether an agent's continue_session takes effect at once (AUTOMATIC) or waits for a person (ASK). Set at creation or with setContinuationApproval; a successor inherits its predecessor's.",
+  })
+  continuationApproval: ContinuationApproval;
 }
 
 @ObjectType({ description: 'A session of a page, with its cursor.' })

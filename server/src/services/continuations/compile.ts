@@ -12,6 +12,7 @@ import {
   compileProjection,
   manifestHash,
 } from '../../domain/projection';
+import { ManifestProposal } from '../../domain/proposals';
 import { ContinuationEdgeEntity } from '../../db/entities/continuation-edge.entity';
 import { EventEntity } from '../../db/entities/event.entity';
 import { PlanRevisionEntity } from '../../db/entities/plan-revision.entity';
@@ -56,12 +57,14 @@ export async function prepare(
   predecessor: SessionEntity,
   input: ContinueSessionRequest,
   snapshot: ContinuationSnapshot,
-  turn: { callerRunId?: string; branching: boolean },
+  turn: { callerRunId?: string; branching: boolean; anyTurnState?: boolean },
 ): Promise<Omit<Prepared, 'recommended'>> {
   const { latestUserMessage, activeRuns, unresolvedToolCallId } = snapshot;
   const initiating = turn.branching ? null : await initiatingEvent(manager, predecessor, input.initiatingEventId, latestUserMessage);
-  assertTurnBoundary(activeRuns, unresolvedToolCallId, turn.callerRunId);
-  const pendingRunIds = transferablePendingRuns(activeRuns, input.transfer?.pendingRuns ?? []);
+  const named = input.transfer?.pendingRuns ?? [];
+  // A preview whatever the turn's state shows the named runs that are still pending; the continuation itself checks them.
+  if (!turn.anyTurnState) assertTurnBoundary(activeRuns, unresolvedToolCallId, turn.callerRunId);
+  const pendingRunIds = turn.anyTurnState ? named.filter((id) => activeRuns.some((run) => run.id === id)) : transferablePendingRuns(activeRuns, named);
   const sources = await resolveSources(manager, viewer, input, snapshot.citedEvents);
   const { state: transferred, plan, pins } = await transferredState(manager, viewer, predecessor, input, pendingRunIds);
   // The latest user message is a replay only when nobody wrote since this session was continued into.
@@ -136,6 +139,7 @@ export function manifestEntity(
   budget: number,
   compiled: { transferred: TransferredState; block: string; projection: Projection },
   createdAt: Date,
+  proposal: ManifestProposal | null,
 ): ProjectionManifestEntity {
   const { predecessor, successor } = parties;
   const content = {
@@ -158,8 +162,11 @@ export function manifestEntity(
     tokenBudget: budget,
     tokenCost: compiled.projection.tokenCost,
     createdAt: createdAt.toISOString(),
+    // Only for an approved proposal, so that the manifests of before keep their hashes.
+    ...(proposal ? { proposal } : {}),
   };
   return Object.assign(new ProjectionManifestEntity(), {
+    proposal: null,
     ...content,
     accountId: edge.accountId,
     createdAt,

@@ -3,6 +3,7 @@ import { Actor, ContinueSessionRequest, PlanTransfer, describeCarried, normalize
 import { ContextSectionKind, ManifestItemStatus } from '../../domain/projection';
 import { RunKind } from '../../domain/runs';
 import { SessionKind, SessionStatus } from '../../domain/sessions';
+import { ManifestProposal, ProposalStatus } from '../../domain/proposals';
 import { EventKind, GENESIS_HASH } from '../../domain/transcript';
 import { ContinuationEdgeEntity } from '../../db/entities/continuation-edge.entity';
 import { EventEntity } from '../../db/entities/event.entity';
@@ -48,6 +49,8 @@ export interface ContinuationWrite {
   snapshot: ContinuationSnapshot;
   prefetched: EventEntity[];
   prepared: Prepared;
+  /** The proposal a person approved: marked APPROVED in the same statement, its draft kept in the manifest. */
+  approving: ManifestProposal | null;
 }
 
 /**
@@ -76,6 +79,7 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
     originId: predecessor.originId,
     lineageDepth: predecessor.lineageDepth + 1,
     continuationStreak: streak,
+    continuationApproval: predecessor.continuationApproval,
   });
   Object.assign(successor, { eventCount: 0, tokenCount: 0, lastEventHash: GENESIS_HASH });
   const opened = chainEvents(successor, [
@@ -147,9 +151,19 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
       : plan && transferred.plan === PlanTransfer.CLOSE
         ? [nextPlanRevision(predecessor, plan, { closed: true, steps: plan.steps }, now)]
         : [];
-  const manifest = manifestEntity(manifestId, edge, { predecessor, successor }, handoff, input, tokenBudget(policy, input), { transferred, block, projection }, now);
+  const manifest = manifestEntity(
+    manifestId,
+    edge,
+    { predecessor, successor },
+    handoff,
+    input,
+    tokenBudget(policy, input),
+    { transferred, block, projection },
+    now,
+    write.approving,
+  );
 
-  await new CombinedStatement(manager)
+  const statement = new CombinedStatement(manager)
     .insert(SessionEntity, [successor])
     .insert(EventEntity, [...successorEvents, ...predecessorEvents])
     .insert(ContinuationEdgeEntity, [edge])
@@ -168,8 +182,16 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
       carded.totals.tokenCount,
       carded.totals.lastEventHash,
       predecessor.id,
-    ])
-    .commitIn(transaction);
+    ]);
+  if (write.approving) {
+    statement.raw('UPDATE continuation_proposals SET status = $1, decided_at = $2, edge_id = $3 WHERE id = $4', [
+      ProposalStatus.APPROVED,
+      now,
+      edgeId,
+      write.approving.proposalId,
+    ]);
+  }
+  await statement.commitIn(transaction);
   Object.assign(predecessor, carded.totals, { status: SessionStatus.CONTINUED });
   const movedRuns = snapshot.activeRuns
     .filter((pending) => transferred.pendingRunIds.includes(pending.id))
