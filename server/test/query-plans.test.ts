@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { prepareValue } from 'pg/lib/utils';
 import { CONTINUE, continuation, createSession, postMessage } from './helpers/continuations';
+import { GraphQLTestClient } from './helpers/graphql-client';
 import { eventsOf, settledRuns } from './helpers/runs';
 import { TestServer, startTestServer } from './helpers/test-server';
 import { DEFAULT_AGENT_CONFIG } from '../src/config';
@@ -13,7 +14,7 @@ import { DEFAULT_AGENT_CONFIG } from '../src/config';
 const onPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 
 /** Tables that grow with use: a sequential scan of any of them costs time in proportion to the data. */
-const GROWING_TABLES = ['events', 'sessions', 'continuation_edges', 'projection_manifests', 'runs'];
+const GROWING_TABLES = ['events', 'sessions', 'continuation_edges', 'projection_manifests', 'runs', 'continuation_proposals'];
 
 interface Statement {
   text: string;
@@ -129,11 +130,45 @@ async function useTheApi(server: TestServer): Promise<void> {
     }`,
     { id: successor, from: origin, to: events[0].id, phrase: '"index plan" -scan' },
   );
+  await decideProposals(server, client);
+}
+
+/** An ASK session's proposals: one approved, one rejected (and answered in place), one left to expire. */
+async function decideProposals(server: TestServer, client: GraphQLTestClient): Promise<void> {
+  const proposal = async (title: string) => {
+    const { createSession } = await client.data<{ createSession: { id: string } }>(
+      'mutation ($t: String!) { createSession(input: { title: $t, continuationApproval: ASK }) { id } }',
+      { t: title },
+    );
+    await postMessage(client, createSession.id, 'We plan the work in phases.');
+    await settledRuns(client, createSession.id);
+    await postMessage(client, createSession.id, `/continue ${title} next`);
+    await settledRuns(client, createSession.id);
+    const { session } = await client.data<{ session: { pendingProposal: { id: string } } }>(
+      'query ($id: ID!) { session(id: $id) { pendingProposal { id status preview { tokenCost } } } }',
+      { id: createSession.id },
+    );
+    return { sessionId: createSession.id, proposalId: session.pendingProposal.id };
+  };
+  const approved = await proposal('Approved');
+  await client.data('mutation ($id: ID!) { approveContinuation(input: { proposalId: $id, title: "Edited" }) { __typename } }', { id: approved.proposalId });
+  const rejected = await proposal('Rejected');
+  await client.data('mutation ($id: ID!) { rejectContinuation(proposalId: $id, note: "not yet") { status } }', { id: rejected.proposalId });
+  await settledRuns(client, rejected.sessionId);
+  const expiring = await proposal('Expiring');
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    // Marked by the sweep, not only shown as expired.
+    const [{ status }] = await server.app.database.dataSource.query('SELECT status FROM continuation_proposals WHERE id = $1', [expiring.proposalId]);
+    if (status === 'EXPIRED') break;
+    if (Date.now() > deadline) throw new Error('The proposal did not expire');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /**
  * Another account's history, then fresh statistics: 500 origins each continued once, 100 events
- * in every session (100,000 in all), a finished run per session, an edge and manifest per pair.
+ * in every session (100,000 in all), a finished run and a rejected proposal per session, an edge and manifest per pair.
  */
 async function seed(databaseUrl: string): Promise<void> {
   const client = new Client({ connectionString: databaseUrl });
@@ -174,18 +209,25 @@ async function seed(databaseUrl: string): Promise<void> {
       SELECT gen_random_uuid(), account_id, id, predecessor_id, successor_id, predecessor_id, initiating_event_id, 'AGENT', 'TOPIC_CHANGE',
              '{}', '[]', '[]', '{}', '', '{}', 'seeded', 'seeded', 1000, 100, '', now()
       FROM edges`);
+    await client.query(`
+      INSERT INTO continuation_proposals (id, account_id, session_id, tool_call_id, status, draft, created_at, expires_at, decided_at)
+      SELECT gen_random_uuid(), account_id, id, 'seeded ' || id, 'REJECTED', '{}', now(), now(), now()
+      FROM sessions WHERE title LIKE 'seeded %'`);
     await client.query('ANALYZE');
   } finally {
     await client.end();
   }
 }
 
+const PROPOSAL_TTL_MS = 3_000;
+
 onPostgres('query plans of the hot statements', () => {
   let server: TestServer;
   let statements: Map<string, Statement>;
 
   beforeAll(async () => {
-    server = await startTestServer({ agent: { ...DEFAULT_AGENT_CONFIG, provider: 'builtin' } });
+    // Proposals live a few seconds here, so that the expiry sweep runs too.
+    server = await startTestServer({ agent: { ...DEFAULT_AGENT_CONFIG, provider: 'builtin' }, approval: { defaultApproval: 'AUTOMATIC', proposalTtlMs: PROPOSAL_TTL_MS } });
     statements = recordStatements(server);
     await useTheApi(server);
   }, 60_000);
@@ -199,6 +241,7 @@ onPostgres('query plans of the hot statements', () => {
     expect(texts).toContain('FOR UPDATE SKIP LOCKED');
     expect(texts).toContain('WITH RECURSIVE anchor AS');
     expect(texts).toMatch(/INSERT INTO "?events"?/);
+    expect(texts).toContain('UPDATE continuation_proposals SET status = $1, decided_at = statement_timestamp()');
     expect(statements.size).toBeGreaterThan(20);
   });
 

@@ -26,7 +26,7 @@ import { EventEntity } from '../db/entities/event.entity';
 import { RunEntity } from '../db/entities/run.entity';
 import { SessionEntity } from '../db/entities/session.entity';
 import { isUniqueViolation } from '../db/errors';
-import { expireDue, lockProposal, nextExpiry, pendingProposals, supersedePending } from '../db/repositories/proposal.repository';
+import { expireNextDue, lockProposal, nextExpiry, pendingProposals, supersedePending } from '../db/repositories/proposal.repository';
 import { queuedRun } from '../db/repositories/run.repository';
 import { EventDraft, appendEvents, lockSession } from '../db/repositories/transcript.repository';
 import { logger } from '../logger';
@@ -283,7 +283,10 @@ export class ProposalService {
   private async sweep(): Promise<void> {
     let next: Date | null = null;
     try {
-      const expired = await expireDue(this.dataSource.manager, SWEEP_BATCH);
+      const expired: ContinuationProposalEntity[] = [];
+      for (let proposal = await expireNextDue(this.dataSource.manager); proposal; proposal = await this.nextDue(expired.length)) {
+        expired.push(proposal);
+      }
       if (expired.length) this.notifier.proposalsChanged(expired);
       next = expired.length === SWEEP_BATCH ? new Date() : await nextExpiry(this.dataSource.manager);
     } catch (error) {
@@ -291,5 +294,10 @@ export class ProposalService {
       logger.error({ err: error }, 'The sweep of expired continuation proposals failed');
     }
     this.scheduleSweep(next ?? new Date(Date.now() + SWEEP_FALLBACK_MS));
+  }
+
+  /** The next proposal past its time, while this sweep has room for it. */
+  private nextDue(swept: number): Promise<ContinuationProposalEntity | null> {
+    return swept < SWEEP_BATCH ? expireNextDue(this.dataSource.manager) : Promise.resolve(null);
   }
 }

@@ -4,6 +4,9 @@ import { ContinuationProposalEntity } from '../entities/continuation-proposal.en
 import { preparedQuery } from '../prepared';
 import { columnList, entityFromRow, returnedRows } from '../rows';
 
+// The partial indexes hold PENDING proposals only: a statement names the status as a literal, so
+// that its generic plan, made without the values, can still use them.
+
 /**
  * Locks one proposal of the account for the rest of the transaction. `decidable` is the
  * database's own verdict, by its clock, that it is PENDING and not past its time: a proposal
@@ -28,32 +31,37 @@ export async function lockProposal(
 export async function supersedePending(manager: EntityManager, sessionId: string, now: Date): Promise<ContinuationProposalEntity[]> {
   const rows = returnedRows(await preparedQuery(
     manager,
-    `UPDATE continuation_proposals SET status = $1, decided_at = $2 WHERE session_id = $3 AND status = $4
+    `UPDATE continuation_proposals SET status = 'EXPIRED', decided_at = $1 WHERE session_id = $2 AND status = 'PENDING'
      RETURNING ${columnList(manager, ContinuationProposalEntity)}`,
-    [ProposalStatus.EXPIRED, now, sessionId, ProposalStatus.PENDING],
+    [now, sessionId],
   ));
   return rows.map((row) => entityFromRow(manager, ContinuationProposalEntity, row));
 }
 
-/** Marks EXPIRED every pending proposal past its time (by the database's clock), at most `limit` of them. */
-export async function expireDue(manager: EntityManager, limit: number): Promise<ContinuationProposalEntity[]> {
-  const rows = returnedRows(await preparedQuery(
-    manager,
-    `UPDATE continuation_proposals SET status = $1, decided_at = statement_timestamp()
-     WHERE id IN (SELECT id FROM continuation_proposals WHERE status = $2 AND expires_at <= statement_timestamp()
-                  ORDER BY expires_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-     RETURNING ${columnList(manager, ContinuationProposalEntity)}`,
-    [ProposalStatus.EXPIRED, ProposalStatus.PENDING, limit],
-  ));
-  return rows.map((row) => entityFromRow(manager, ContinuationProposalEntity, row));
+/**
+ * Marks EXPIRED the pending proposal that is longest past its time (by the database's clock), if
+ * any: one at a time, as runs are claimed, so that the statement is a probe of the primary key.
+ */
+export async function expireNextDue(manager: EntityManager): Promise<ContinuationProposalEntity | null> {
+  const rows = returnedRows(
+    await preparedQuery(
+      manager,
+      `UPDATE continuation_proposals SET status = $1, decided_at = statement_timestamp()
+       WHERE id = (SELECT id FROM continuation_proposals WHERE status = 'PENDING' AND expires_at <= statement_timestamp()
+                   ORDER BY expires_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING ${columnList(manager, ContinuationProposalEntity)}`,
+      [ProposalStatus.EXPIRED],
+    ),
+  );
+  return rows.length ? entityFromRow(manager, ContinuationProposalEntity, rows[0]) : null;
 }
 
 /** When the soonest pending proposal expires; null when none is pending. */
 export async function nextExpiry(manager: EntityManager): Promise<Date | null> {
   const rows = await preparedQuery(
     manager,
-    `SELECT expires_at FROM continuation_proposals WHERE status = $1 ORDER BY expires_at LIMIT 1`,
-    [ProposalStatus.PENDING],
+    `SELECT expires_at FROM continuation_proposals WHERE status = 'PENDING' ORDER BY expires_at LIMIT $1`,
+    [1],
   );
   return rows.length ? new Date(rows[0].expires_at as string | Date) : null;
 }
@@ -63,8 +71,8 @@ export async function pendingProposals(manager: EntityManager, accountId: string
   const rows = await preparedQuery(
     manager,
     `SELECT ${columnList(manager, ContinuationProposalEntity)} FROM continuation_proposals
-     WHERE session_id = ANY($1::uuid[]) AND account_id = $2 AND status = $3 AND expires_at > statement_timestamp()`,
-    [sessionIds, accountId, ProposalStatus.PENDING],
+     WHERE session_id = ANY($1::uuid[]) AND account_id = $2 AND status = 'PENDING' AND expires_at > statement_timestamp()`,
+    [sessionIds, accountId],
   );
   return rows.map((row) => entityFromRow(manager, ContinuationProposalEntity, row));
 }
