@@ -91,4 +91,34 @@ onPostgres('two server processes sharing publishes through Redis', () => {
     expect(runs.values.filter((value) => value.runUpdated.id === runId).map((value) => value.runUpdated.status)).toEqual(['QUEUED', 'RUNNING', 'SUCCEEDED']);
     await ws.dispose();
   });
+
+  it("deliver a proposal made by the other process's agent, and its approval there, to a subscriber here", async () => {
+    const client = new GraphQLTestClient(urls.get(processes[1])!, apiKey);
+    const elsewhere = new GraphQLTestClient(urls.get(processes[0])!, apiKey);
+    const { createSession: session } = await client.data<{ createSession: { id: string } }>(
+      'mutation { createSession(input: { title: "asking through Redis", continuationApproval: ASK }) { id } }',
+    );
+    const ws = client.websocket();
+    const proposals = collect<{ continuationProposals: { id: string; status: string } }>(
+      ws,
+      'subscription ($s: ID!) { continuationProposals(sessionId: $s) { id status } }',
+      { s: session.id },
+    );
+    const events = collect(ws, 'subscription ($s: ID!) { sessionEvents(sessionId: $s, afterSeq: 0) { kind } }', { s: session.id });
+    const post = (text: string) =>
+      client.data('mutation ($s: ID!, $t: String!) { postMessage(input: { sessionId: $s, text: $t }) { __typename } }', { s: session.id, t: text });
+    // A first turn through the worker proves the subscriptions are in place.
+    await post('/echo ready');
+    await events.until(2, 20_000);
+    await post('/continue Elsewhere');
+    await proposals.until(1, 20_000);
+    const proposalId = proposals.values[0].continuationProposals.id;
+    await elsewhere.data('mutation ($id: ID!) { approveContinuation(input: { proposalId: $id }) { __typename } }', { id: proposalId });
+    await proposals.until(2, 20_000);
+    expect(proposals.values.map((value) => value.continuationProposals)).toEqual([
+      { id: proposalId, status: 'PENDING' },
+      { id: proposalId, status: 'APPROVED' },
+    ]);
+    await ws.dispose();
+  });
 });
