@@ -54,6 +54,7 @@ export function sessionShape(overrides: Partial<SessionShape> = {}): SessionShap
     title: 'Plan the migration',
     description: null,
     createdAt: '2026-03-01T09:00:00.000Z',
+    continuationApproval: 'AUTOMATIC',
     ...overrides,
   };
 }
@@ -147,8 +148,8 @@ interface RenderOptions {
 
 /**
  * Renders the session page at `/sessions/session-1` (plus `search`), with queries and mutations
- * answered by `mocks` and the lineage query, `sessionEvents` pushed through `transcriptFeed` and
- * `sessionContinued` through `continuations`. Other sessions and the inspector render as a stub
+ * answered by `mocks` and the lineage query, `sessionEvents` pushed through `transcriptFeed`,
+ * `sessionContinued` through `continuations` and `continuationProposals` through `proposals`. Other sessions and the inspector render as a stub
  * naming the address. `requestsAnswered` waits until no query or mutation is left unanswered.
  */
 export function renderSessionPage(
@@ -157,6 +158,7 @@ export function renderSessionPage(
 ) {
   const transcriptFeed = new MockSubscriptionLink();
   const continuations = new MockSubscriptionLink();
+  const proposals = new MockSubscriptionLink();
   // MockLink answers each request after its own random 20–50 ms: what the page shows says
   // nothing about which of its other requests are still waiting for an answer.
   let unanswered = 0;
@@ -174,10 +176,14 @@ export function renderSessionPage(
     ({ operationName }) => operationName === 'SessionContinued',
     continuations,
     ApolloLink.split(
-      ({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION,
-      transcriptFeed,
-      // The agent-state query is answered quietly unless `mocks` answer it first.
-      counted.concat(new MockLink([lineageMock(lineage), ...mocks, agentStateMock()])),
+      ({ operationName }) => operationName === 'ContinuationProposals',
+      proposals,
+      ApolloLink.split(
+        ({ operationType }) => operationType === OperationTypeNode.SUBSCRIPTION,
+        transcriptFeed,
+        // The agent-state query is answered quietly unless `mocks` answer it first.
+        counted.concat(new MockLink([lineageMock(lineage), ...mocks, agentStateMock()])),
+      ),
     ),
   );
   render(
@@ -192,7 +198,7 @@ export function renderSessionPage(
     </MockedProvider>,
   );
   const requestsAnswered = () => waitFor(() => expect(unanswered).toBe(0));
-  return { transcriptFeed, continuations, requestsAnswered };
+  return { transcriptFeed, continuations, proposals, requestsAnswered };
 }
 
 /** Waits for an event's text in the transcript (the composer may hold the same text). */

@@ -1,5 +1,5 @@
 /**
- * The payloads the server writes into CONTINUATION events. `Event.data` is free-form JSON, so
+ * The payloads the server writes into CONTINUATION events (and the SYSTEM note of a proposal). `Event.data` is free-form JSON, so
  * each is read field by field: a malformed payload renders as a plain event, never crashes.
  */
 
@@ -47,4 +47,10 @@ export function readTransitionCard(data: unknown): TransitionCardData | null {
 export function readSuccessorBanner(data: unknown): SuccessorBannerData | null {
   const payload = payloadWithRole(data, 'banner');
   return payload && strings(payload, ['edgeId', 'predecessorId', 'predecessorTitle', 'reason'] as const);
+}
+
+/** The runtime's note, in an ASK session, that the agent proposed a continuation for a person to decide. */
+export function readProposalNote(data: unknown): { proposalId: string } | null {
+  const payload = payloadWithRole(data, 'continuation_proposal');
+  return payload && strings(payload, ['proposalId'] as const);
 }

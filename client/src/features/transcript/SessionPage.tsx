@@ -2,7 +2,10 @@ import { useCallback, useEffect, useRef } from 'react';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { formatCount, formatDateTime } from '../../app/format';
 import { AgentActivity } from '../agent/AgentActivity';
+import { ApprovalToggle } from '../continuation/ApprovalToggle';
 import { ContinuationNotice } from '../continuation/ContinuationNotice';
+import { ProposalFollowContext } from '../continuation/ProposalCard';
+import { useProposalUpdates } from '../continuation/useContinuationProposal';
 import { ContinueSessionAction, type ContinueSessionHandle } from '../continuation/ContinueSessionDialog';
 import { SuccessorBanner } from '../continuation/SuccessorBanner';
 import { isFollowedState, useContinuationFollower } from '../continuation/useContinuationFollower';
@@ -44,6 +47,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
     atLiveEnd.current = following;
   }, []);
   const follower = useContinuationFollower(sessionId, isFollowingTranscript);
+  useProposalUpdates(sessionId);
   const continueAction = useRef<ContinueSessionHandle>(null);
   const openContinueDialog = useCallback(() => continueAction.current?.open(), []);
 
@@ -116,6 +120,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           <span>
             started <time dateTime={session.createdAt}>{formatDateTime(session.createdAt)}</time>
           </span>
+          {session.status === 'ACTIVE' && <ApprovalToggle sessionId={session.id} approval={session.continuationApproval} />}
         </p>
         <EventSearch sessionId={session.id} />
         {lineage?.continuedFrom && (
@@ -144,15 +149,17 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
         )}
         <CitedRangeNotice sessionId={session.id} citedRange={citedRange} />
       </header>
-      <Transcript
-        events={events}
-        hasOlder={hasOlder}
-        loadingOlder={loadingOlder}
-        olderError={olderError}
-        onLoadOlder={loadOlder}
-        citedRange={citedRange.status === 'found' ? citedRange.range : null}
-        onFollowingChange={onFollowingChange}
-      />
+      <ProposalFollowContext.Provider value={follower.initiation}>
+        <Transcript
+          events={events}
+          hasOlder={hasOlder}
+          loadingOlder={loadingOlder}
+          olderError={olderError}
+          onLoadOlder={loadOlder}
+          citedRange={citedRange.status === 'found' ? citedRange.range : null}
+          onFollowingChange={onFollowingChange}
+        />
+      </ProposalFollowContext.Provider>
       {session.status === 'ACTIVE' && (
         <AgentActivity sessionId={session.id} onContinue={requestToContinue ? openContinueDialog : undefined} />
       )}

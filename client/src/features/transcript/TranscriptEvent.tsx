@@ -2,7 +2,8 @@ import { Link } from 'react-router';
 import { formatTime } from '../../app/format';
 import { graphql } from '../../gql';
 import type { EventKind, TranscriptEventFragment } from '../../gql/graphql';
-import { readSuccessorBanner, readTransitionCard } from '../continuation/continuation-events';
+import { readProposalNote, readSuccessorBanner, readTransitionCard } from '../continuation/continuation-events';
+import { ProposalCard } from '../continuation/ProposalCard';
 import { TransitionCard } from '../continuation/TransitionCard';
 import { Markdown } from '../markdown/Markdown';
 import { eventRangeLink } from './cited-range';
@@ -51,6 +52,11 @@ export function TranscriptEvent({ event }: { event: TranscriptEventFragment }) {
         </p>
       );
     }
+  }
+
+  if (event.kind === 'SYSTEM') {
+    const proposal = readProposalNote(event.data);
+    if (proposal) return <ProposalCard proposalId={proposal.proposalId} />;
   }
 
   const answer = event.kind === 'ASSISTANT_MESSAGE';

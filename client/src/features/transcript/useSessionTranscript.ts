@@ -21,6 +21,7 @@ export const SessionTranscriptQuery = graphql(`
       createdAt
       eventCount
       tokenCount
+      continuationApproval
       events(last: $last, before: $before) {
         edges {
           node {
