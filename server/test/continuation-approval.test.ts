@@ -3,7 +3,9 @@ import { subscribed } from './helpers/continuations';
 import { eventsOf, runsOf, sessionOf, settledRuns } from './helpers/runs';
 import { startTestServer, TestServer } from './helpers/test-server';
 import { DEFAULT_AGENT_CONFIG } from '../src/config';
+import { verifyDatabase } from '../src/services/integrity.service';
 import { DEFAULT_APPROVAL_SETTINGS } from '../src/services/proposals.service';
+import type { Violation } from '../src/domain/invariants';
 
 const BUILTIN = { ...DEFAULT_AGENT_CONFIG, provider: 'builtin' as const, pollMs: 50 };
 
@@ -284,6 +286,23 @@ describe('approval of agent-initiated continuations', () => {
     expect(await approve(client, { proposalId: '00000000-0000-4000-8000-000000000000' })).toMatchObject({ code: 'NOT_FOUND' });
     expect((await pendingOf(client, session))!.id).toBe(proposal.id);
     expect((await sessionOf(client, session)).continuations).toEqual([]);
+  });
+
+  it("the verifier recomputes the hash of a manifest approved from a proposal, the agent's draft included", async () => {
+    const { proposal } = await proposed(client, 'Verified');
+    await approve(client, { proposalId: proposal.id, title: 'Checked' });
+    const [manifest] = await sql('SELECT proposal FROM projection_manifests WHERE proposal IS NOT NULL AND proposal @> $1::jsonb', [
+      JSON.stringify({ proposalId: proposal.id }),
+    ]);
+    expect(manifest.proposal.draft).toMatchObject({ title: 'Next phase', reason: 'USER_REQUEST' });
+    const runner = server.app.database.dataSource.createQueryRunner();
+    const violations: Violation[] = [];
+    try {
+      await verifyDatabase((text, parameters) => runner.query(text, parameters), { onViolation: (violation) => violations.push(violation) });
+    } finally {
+      await runner.release();
+    }
+    expect(violations).toEqual([]);
   });
 });
 

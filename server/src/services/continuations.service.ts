@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Actor, ContinuationReason, ContinueSessionRequest, SourceKind, requestFingerprint, validateContinueSessionRequest } from '../domain/continuations';
 import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { isId } from '../domain/ids';
-import { ManifestProposal, ProposalStatus, effectiveStatus, undecidableReason } from '../domain/proposals';
+import { ManifestProposal, ProposalStatus, undecidableReason } from '../domain/proposals';
 import { Projection, RECENT_EXCHANGE_EVENTS, RecommendedRange } from '../domain/projection';
 import { RunKind } from '../domain/runs';
 import { TITLE_MAX_CHARS } from '../domain/sessions';
@@ -234,7 +234,8 @@ export class ContinuationService {
       return this.replayOf(manager, await manager.findOneByOrFail(ContinuationEdgeEntity, { id: proposal.edgeId! }));
     }
     if (decidable) return null;
-    const reason = undecidableReason(proposal.status === ProposalStatus.PENDING ? ProposalStatus.EXPIRED : effectiveStatus(proposal, new Date()))!;
+    // Still PENDING but not decidable: past its time by the database's clock.
+    const reason = undecidableReason(proposal.status === ProposalStatus.PENDING ? ProposalStatus.EXPIRED : proposal.status)!;
     return refuse(ErrorCode.INVALID_INPUT, reason, [{ path, message: reason }]);
   }
 

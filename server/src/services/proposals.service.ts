@@ -200,6 +200,7 @@ export class ProposalService {
         const session = (await lockSession(manager, viewer.accountId, found.sessionId))!;
         const { proposal, decidable } = (await lockProposal(manager, viewer.accountId, proposalId))!;
         if (!decidable) {
+          // Still PENDING but not decidable: past its time by the database's clock.
           const reason = undecidableReason(proposal.status === ProposalStatus.PENDING ? ProposalStatus.EXPIRED : proposal.status)!;
           refuse(ErrorCode.INVALID_INPUT, reason, [{ path: ['proposalId'], message: reason }]);
         }
