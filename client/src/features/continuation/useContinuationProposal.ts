@@ -113,7 +113,8 @@ export const SetContinuationApprovalMutation = graphql(`
 
 /** One proposal as its card shows it; changes arrive through {@link useProposalUpdates}. */
 export function useContinuationProposal(proposalId: string) {
-  const { data, loading, error } = useQuery(ContinuationProposalQuery, { variables: { id: proposalId } });
+  // Read again on every mount: a decision made while this page was not open reached no subscription here.
+  const { data, loading, error } = useQuery(ContinuationProposalQuery, { variables: { id: proposalId }, fetchPolicy: 'cache-and-network' });
   return { proposal: data?.continuationProposal ?? null, loading, error };
 }
 
@@ -128,7 +129,8 @@ export function useProposalDecisions() {
   const [rejectMutation] = useMutation(RejectContinuationMutation);
   return {
     async approve(input: ApproveContinuationInput) {
-      const { data } = await approveMutation({ variables: { input } });
+      // The proposal is APPROVED now, with its edge: its card shows the decision.
+      const { data } = await approveMutation({ variables: { input }, refetchQueries: [{ query: ContinuationProposalQuery, variables: { id: input.proposalId } }] });
       if (!data) throw new Error('The server sent no result for the approval.');
       return data.approveContinuation;
     },
@@ -141,7 +143,12 @@ export function useProposalDecisions() {
 export function useSetContinuationApproval() {
   const [mutate, { loading, error }] = useMutation(SetContinuationApprovalMutation);
   return {
-    setApproval: (sessionId: string, approval: ContinuationApproval) => mutate({ variables: { sessionId, approval } }),
+    setApproval: (sessionId: string, approval: ContinuationApproval) =>
+      mutate({
+        variables: { sessionId, approval },
+        // The toggle shows the new mode at once; a refusal puts the old one back.
+        optimisticResponse: { __typename: 'Mutation', setContinuationApproval: { __typename: 'Session', id: sessionId, continuationApproval: approval } },
+      }),
     saving: loading,
     error,
   };

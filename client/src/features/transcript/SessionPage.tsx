@@ -120,8 +120,8 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           <span>
             started <time dateTime={session.createdAt}>{formatDateTime(session.createdAt)}</time>
           </span>
-          {session.status === 'ACTIVE' && <ApprovalToggle sessionId={session.id} approval={session.continuationApproval} />}
         </p>
+        {session.status === 'ACTIVE' && <ApprovalToggle sessionId={session.id} approval={session.continuationApproval} />}
         <EventSearch sessionId={session.id} />
         {lineage?.continuedFrom && (
           <SuccessorBanner
