@@ -49,18 +49,17 @@ function combinations<T>(items: T[], size: number): T[][] {
 
 /**
  * The tsquery texts of the tiers a search reads, strictest first: the hits holding all of
- * `words` (each the tsquery text of one word, as the database normalized it), then at least half
- * of them, then any one. One tier, any word, when there are more than {@link MAX_TIERED_WORDS};
- * none when there are no words (a search of phrases only).
+ * `words` (each the tsquery text of one word, as the database normalized it), then all but one,
+ * and so on down to any one of them. One tier, any word, when there are more than
+ * {@link MAX_TIERED_WORDS}; none when there are no words (a search of phrases only).
  */
 export function matchTiers(words: string[]): string[] {
   if (words.length === 0) return [];
   const anyOf = (groups: string[][]) => groups.map((group) => group.map((word) => `(${word})`).join(' & ')).map((all) => `(${all})`).join(' | ');
   if (words.length > MAX_TIERED_WORDS) return [anyOf(words.map((word) => [word]))];
-  // Every word, half of them, any one: a large account fills a page from the first, a small one
-  // from the last, and neither pays more than three round trips.
-  const minimums = [...new Set([words.length, Math.ceil(words.length / 2), 1])];
-  return minimums.map((minimum) => anyOf(combinations(words, minimum)));
+  const tiers: string[] = [];
+  for (let minimum = words.length; minimum >= 1; minimum--) tiers.push(anyOf(combinations(words, minimum)));
+  return tiers;
 }
 
 /** Quoted phrases, then `-word` exclusions, then plain words; an unclosed quote runs to the end. */

@@ -43,13 +43,13 @@ describe('search queries', () => {
 });
 
 describe('search tiers', () => {
-  it('reads from the hits holding every word, then half of them, then any one', () => {
+  it('reads from the hits holding every word, then one fewer, down to any one', () => {
     expect(matchTiers(["'bucket'", "'export'", "'night'"])).toEqual([
       "(('bucket') & ('export') & ('night'))",
       "(('bucket') & ('export')) | (('bucket') & ('night')) | (('export') & ('night'))",
       "(('bucket')) | (('export')) | (('night'))",
     ]);
-    expect(matchTiers(["'a'", "'b'", "'c'", "'d'", "'e'"]).map((tier) => tier.split(' | ').length)).toEqual([1, 10, 5]);
+    expect(matchTiers(["'a'", "'b'", "'c'", "'d'", "'e'"]).map((tier) => tier.split(' | ').length)).toEqual([1, 5, 10, 10, 5]);
     expect(matchTiers(["'a'"])).toEqual(["(('a'))"]);
   });
 
