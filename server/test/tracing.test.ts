@@ -12,8 +12,19 @@ const serverDir = path.resolve(__dirname, '..');
 
 interface TracedServer {
   client: GraphQLTestClient;
+  /** The spans ended so far. */
   spans(): Promise<RecordedSpan[]>;
   close(): Promise<void>;
+}
+
+/** The spans once `complete` holds for them: an HTTP server span ends as its response is sent, which can be just after the client has read it. */
+async function spansWhen(server: TracedServer, complete: (spans: RecordedSpan[]) => boolean): Promise<RecordedSpan[]> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const spans = await server.spans();
+    if (complete(spans) || Date.now() > deadline) return spans;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 async function startTracedServer(): Promise<TracedServer> {
@@ -69,7 +80,8 @@ describe('traces', () => {
       const result = await continueSession(server.client, continuation(sessionId));
       expect(result.__typename).toBe('ContinueSessionSuccess');
 
-      const spans = await server.spans();
+      // Three requests: createSession, postMessage, continueSession.
+      const spans = await spansWhen(server, (ended) => ended.filter((span) => span.attributes['url.path'] === '/graphql').length === 3);
       const resolver = spans.find((span) => span.name === 'graphql.resolve continueSession');
       expect(resolver).toBeDefined();
       const execute = spans.find((span) => span.spanId === resolver!.parentSpanId);
