@@ -1,3 +1,4 @@
+// First: with tracing on, it patches http, graphql and pg as the imports below load them.
 import { tracing } from './instrumentation';
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
