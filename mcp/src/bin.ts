@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { startStdioProxy } from './proxy.js';
 
 const url = process.env.SC_URL ?? 'http://127.0.0.1:4000';

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { RunningServer, startServer } from './server.js';
 
-const bin = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const bin = fileURLToPath(new URL('../bin/session-continuation-mcp.js', import.meta.url));
 
 /** An MCP client that starts the bin as an MCP client configured with it would. */
 function stdioTransport(env: Record<string, string>) {
