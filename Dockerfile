@@ -1,15 +1,17 @@
-# The API server with the built web client, for docker-compose.yml.
-FROM node:22-bookworm-slim AS build
+# The API server with the built web client, for docker-compose.yml, on Node 24 (the active LTS).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json turbo.json ./
 COPY server/package.json server/
 COPY client/package.json client/
+COPY sdk/package.json sdk/
+COPY mcp/package.json mcp/
 RUN npm ci --no-audit --no-fund
 COPY . .
 ENV TURBO_TELEMETRY_DISABLED=1
 RUN npm run build && npm prune --omit=dev
 
-FROM node:22-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000
 COPY --from=build /app/package.json ./

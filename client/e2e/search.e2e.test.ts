@@ -73,7 +73,7 @@ describe('a person finds an earlier event by searching, and carries recommended 
     await search.getByRole('searchbox', { name: 'Search' }).press('Enter');
 
     const results = page.getByRole('region', { name: 'Search results' });
-    await results.getByText(/^Showing \d+ of [\d,]+ hits? for “signing keys” in all sessions\.$/).waitFor();
+    await results.getByText(/^Showing (the best )?\d+ hits? for “signing keys” in all sessions(; more below)?\.$/).waitFor();
     await results.getByRole('link', { name: /Operations notes/ }).first().waitFor();
     await saveScreenshot(page, '23-search-all-sessions');
   });

@@ -1,6 +1,7 @@
 import { createClient as createWebSocketClient, type Client as WebSocketClient } from 'graphql-ws';
 import { TransportError, subscriptionError, type GraphQLErrorShape } from './errors.js';
 import { followConversation, type FollowHandlers } from './follow.js';
+import { streamRun } from './stream-run.js';
 import {
   CONTINUE_SESSION,
   CREATE_SESSION,
@@ -86,6 +87,14 @@ export interface Client {
    * @returns a function that stops following.
    */
   followConversation(sessionId: string, handlers: FollowHandlers): () => void;
+  /**
+   * A run's answer as it is produced, as text chunks that join to `Run.output`: from what the run
+   * produced so far, then each new piece, ending when the run ends (at once, with the whole answer,
+   * for a run that already ended). A dropped socket is reopened and the stream resumes where it was.
+   * Leaving the loop early (`break`) stops the subscription.
+   * @throws TransportError from the iteration, when the run is not the account's (NOT_FOUND) or the subscription fails.
+   */
+  streamRun(runId: string): AsyncGenerator<string, void, undefined>;
   /** Closes the WebSocket; requests over HTTP keep working. */
   dispose(): Promise<void>;
 }
@@ -153,6 +162,7 @@ export function createClient(options: ClientOptions): Client {
     lineage: (sessionId) => request(LINEAGE, { sessionId }).then((data) => data.session?.lineage ?? null),
     searchEvents: (args) => request(SEARCH_EVENTS, args).then((data) => data.searchEvents),
     followConversation: (sessionId, handlers) => followConversation(client, sessionId, handlers),
+    streamRun: (runId) => streamRun(client, runId),
     async dispose() {
       await socket?.dispose();
       socket = null;

@@ -1,3 +1,5 @@
+// First: with tracing on, it patches http, graphql and pg as the imports below load them.
+import { tracing } from './instrumentation';
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -24,13 +26,16 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal} received: finishing in-flight requests, then stopping.`);
-    app.close().then(
-      () => process.exit(0),
-      (error) => {
-        logger.error({ err: error }, 'Shutdown failed');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(() => tracing?.shutdown())
+      .then(
+        () => process.exit(0),
+        (error) => {
+          logger.error({ err: error }, 'Shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

@@ -137,4 +137,16 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(response.headers.get('www-authenticate')).toBe('Bearer');
     await expect(connect('sck_wrong')).rejects.toThrow();
   });
+
+  it('answers GET and DELETE with 405 and Allow: POST, as a stateless server without a stream of its own may', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(`${server.url}/mcp`, {
+        method,
+        headers: { accept: 'text/event-stream', authorization: `Bearer ${account.apiKey}` },
+      });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { message: 'Send MCP requests with POST.' }, id: null });
+    }
+  });
 });

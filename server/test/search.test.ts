@@ -125,6 +125,16 @@ describe('searchEvents', () => {
     expect(alternatives.edges.map((edge) => edge.node.event.text).sort()).toEqual([CHATTER[0], CHATTER[2]].sort());
   });
 
+  it("ranks a hit holding more of the question's words above one repeating fewer of them", async () => {
+    const session = await createSession(client, 'Words');
+    await postMessage(client, session, 'Export, export, export: export the export and export it again, export.');
+    await postMessage(client, session, 'Nightly we export to a bucket.');
+    const page = await search(client, { query: 'which bucket does the nightly export go to?', sessionId: session, scope: 'SESSION' });
+    expect(page.edges.map((edge) => edge.node.event.text)).toEqual(['Nightly we export to a bucket.', expect.stringMatching(/^Export, export/)]);
+    expect(page.edges[0].node.score).toBeGreaterThanOrEqual(3);
+    expect(page.edges[1].node.score).toBeLessThan(2);
+  });
+
   it('pages with cursors: no hit twice, none missed, the same totalCount on every page', async () => {
     const all = await search(client, { query: 'bucket export keys rotation', sessionId: lineage[9], first: 100 });
     expect(all.totalCount).toBeGreaterThan(20);

@@ -58,6 +58,12 @@ const pipelinedName = (text: string) => `sc_pipelined_${statementHash(text)}`;
  * Several statements sent as one batch with one Sync: PostgreSQL runs them in order and, after an
  * error, skips the rest. Results come back one per statement, as `pg` collects them for a
  * multi-statement query.
+ *
+ * Not `pg`'s own pipeline mode (`pipeline: true`, in the installed 8.23): that is a setting of the whole
+ * connection, so every query of every pooled connection, TypeORM's included, would be pipelined, and
+ * it refuses custom query classes; it also ends each query with a Sync of its own, so the statements
+ * after a failed one are not skipped but fail one by one on the aborted transaction. This class is
+ * why `pg` is pinned exactly: it relies on `Query`'s undeclared handlers.
  */
 class PipelinedQuery extends Query {
   private readonly parsing: string[] = [];

@@ -90,8 +90,17 @@ export type EventBounds = Pick<ProjectedEvent, 'id' | 'sessionId' | 'seq' | 'tok
 
 /** A range assisted selection recommends for the handoff's purpose, with its score and the reason a person reads. */
 export interface RecommendedRange {
+  type: 'EVENTS';
   first: EventBounds;
   last: EventBounds;
+  score: number;
+  reason: string;
+}
+
+/** A resource block or memory entry assisted selection recommends, resolved exactly as a cited one is. */
+export interface RecommendedContent {
+  type: 'CONTENT';
+  source: ResolvedContentSource;
   score: number;
   reason: string;
 }
@@ -186,8 +195,8 @@ export interface ProjectionRequest {
   pins: (ResolvedContentSource | UnavailableSource)[];
   /** Cited sources, most relevant first. */
   sources: ResolvedSource[];
-  /** Ranges assisted selection recommends, best first: they fill what the budget has left after everything else. */
-  recommended?: RecommendedRange[];
+  /** What assisted selection recommends, best first: it fills what the budget has left after everything else. */
+  recommended?: (RecommendedRange | RecommendedContent)[];
   /**
    * Added to the minimum budget a refusal advises, for a caller whose next attempt renders
    * differently (new ids in the lineage block tokenize to slightly different lengths).
@@ -355,8 +364,11 @@ interface Placement {
   items: ManifestItem[];
   /** Recall lines for the parts it leaves out. */
   handles: CountedText[];
-  /** Events it shows for the first time, and how a later excerpt names where they are. */
-  shows: { eventIds: string[]; where: string } | null;
+  /**
+   * What it shows for the first time (event ids, or the content keys of resources and memory),
+   * and how a later excerpt names where they are.
+   */
+  shows: { ids: string[]; where: string } | null;
 }
 
 /** One optional piece of context, in priority order. */
@@ -457,11 +469,11 @@ export async function compileProjection(
     boundsAfter -= handleBounds[index];
     const share = candidate.section === ContextSectionKind.EXCERPT && !candidate.recommended ? citedShare : Infinity;
     const placement = candidate.place((tokens) => tokens <= share && fitsWithLaterHandles(tokens, index), shown);
-    if (!placement || (candidate.recommended && !placement.shows?.eventIds.length)) continue;
+    if (!placement || (candidate.recommended && !placement.shows?.ids.length)) continue;
     placed.set(candidate, placement);
     remaining -= placementCost(placement);
     const shows = placement.shows;
-    if (shows) for (const id of shows.eventIds) shown.set(id, shows.where);
+    if (shows) for (const id of shows.ids) shown.set(id, shows.where);
   }
 
   // Joining texts can merge tokens at the seams; verify the real count and shed from the end, which
@@ -501,7 +513,9 @@ async function collectCandidates(request: ProjectionRequest, reader: ProjectionS
   );
   const recommended = request.recommended ?? [];
   const recommendedReads = recommended.map((range): EventRangeRead | null =>
-    range.last.tokenCount <= budget ? { sessionId: range.first.sessionId, fromSeq: range.first.seq, toSeq: range.last.seq, withinTokens: budget } : null,
+    range.type === 'EVENTS' && range.last.tokenCount <= budget
+      ? { sessionId: range.first.sessionId, fromSeq: range.first.seq, toSeq: range.last.seq, withinTokens: budget }
+      : null,
   );
   const reads = [recentRead, ...citedReads, ...recommendedReads].filter((read): read is EventRangeRead => read !== null);
   const fetched = reads.length ? await reader.eventsInRanges(reads) : [];
@@ -547,6 +561,14 @@ async function collectCandidates(request: ProjectionRequest, reader: ProjectionS
   );
   candidates.push(
     ...recommended.map((range, index): Candidate => {
+      if (range.type === 'CONTENT') {
+        const item = { ...range.source.item, relevance: range.reason, origin: ManifestItemOrigin.RECOMMENDED, score: range.score };
+        const content = contentCandidate(ContextSectionKind.EXCERPT, { ...range.source, item });
+        // Content the context shows already (pinned or cited) is not recommended again.
+        const { own, holder } = contentKeys(item);
+        const place: Candidate['place'] = (fits, shown) => (shown.has(own) || (holder !== null && shown.has(holder)) ? null : content.place(fits, shown));
+        return { ...content, place, recommended: true };
+      }
       const source = {
         kind: range.first.id === range.last.id ? SourceKind.SESSION_EVENT : SourceKind.SESSION_EVENTS,
         relevance: range.reason,
@@ -584,27 +606,42 @@ function sourceCandidate(
       const read = events?.length ? { events, whole: rangeTokens(source.first, source.last) <= budget } : null;
       return eventsCandidate(section, 'excerpt', range, read, (from, to) => `the excerpt of ${seqSpan(from, to)}`);
     }
-    case 'CONTENT': {
-      const item = { ...source.item, status: ManifestItemStatus.OMITTED };
-      return {
-        section,
-        omitted: item,
-        handle: handleLine(item),
-        place: (fits) => {
-          // The stored count is a lower bound of the rendered text: skip counting what cannot fit.
-          if (!fits(item.tokenCount + 1)) return null;
-          const text = counted(renderContent(item, source.text));
-          const items = [{ ...item, status: ManifestItemStatus.INCLUDED }];
-          return fits(text.tokens + 1) ? { text, items, handles: [], shows: null } : null;
-        },
-      };
-    }
+    case 'CONTENT':
+      return contentCandidate(section, source);
     case 'UNAVAILABLE': {
       const item = { ...source.item, status: ManifestItemStatus.UNAVAILABLE };
       // A broken breadcrumb: never placed, always listed among the handles.
       return { section, omitted: item, handle: handleLine(item), place: () => null };
     }
   }
+}
+
+/**
+ * The key a resource block or memory entry is shown under, and the key of what holds it when that
+ * is shown whole (a block's version): content shown once is not shown again.
+ */
+function contentKeys(item: ManifestItem): { own: string; holder: string | null } {
+  if (item.kind === SourceKind.MEMORY) return { own: `memory ${item.path} ${item.cid}`, holder: null };
+  const version = `resource ${item.url} ${item.version}`;
+  return item.blockId ? { own: `${version} block ${item.blockId}`, holder: version } : { own: version, holder: null };
+}
+
+/** A resource version or block, or a memory entry: placed whole when it fits, never in part. */
+function contentCandidate(section: ContextSectionKind, source: ResolvedContentSource): Candidate {
+  const item = { ...source.item, status: ManifestItemStatus.OMITTED };
+  const shows = { ids: [contentKeys(item).own], where: 'above' };
+  return {
+    section,
+    omitted: item,
+    handle: handleLine(item),
+    place: (fits) => {
+      // The stored count is a lower bound of the rendered text: skip counting what cannot fit.
+      if (!fits(item.tokenCount + 1)) return null;
+      const text = counted(renderContent(item, source.text));
+      const items = [{ ...item, status: ManifestItemStatus.INCLUDED }];
+      return fits(text.tokens + 1) ? { text, items, handles: [], shows } : null;
+    },
+  };
 }
 
 /** A cited, recent or recommended range of one session's events, as its manifest items describe it. */
@@ -720,7 +757,7 @@ function placeEvents(
       text,
       items: head ? [head, part] : [part],
       handles: handle ? [handle] : [],
-      shows: { eventIds: fresh.map((event) => event.id), where: whereOf(from, source.last) },
+      shows: { ids: fresh.map((event) => event.id), where: whereOf(from, source.last) },
     };
   }
   return null;

@@ -15,6 +15,8 @@ import { ParsedSearchQuery } from './search';
  * - A source recalled before (the projection-quality signal the specification asks for) gets a
  *   boost of half the natural log of one plus its recall count, as a factor; a recalled source
  *   that matches no word still competes, at a small base score.
+ * - A resource block (of a resource's latest version) or a current memory entry that matches
+ *   scores its own relevance, on the same scale as an event hit, and competes with the ranges.
  */
 export const WINDOW_BEFORE = 1;
 export const WINDOW_AFTER = 1;
@@ -23,6 +25,8 @@ export const RECALL_BOOST = 0.5;
 export const RECALLED_BASE_SCORE = 0.05;
 /** Candidate hits SQL returns before ranking: more than any budget holds, few enough to rank at once. */
 export const CANDIDATE_HITS = 60;
+/** Matching resource blocks, and matching memory entries, SQL returns before ranking. */
+export const CONTENT_CANDIDATES = 10;
 /** Words of a purpose searched for; a purpose is a sentence or two, and more words only widen the scan. */
 export const PURPOSE_WORDS = 32;
 export const MAX_PURPOSE_LENGTH = 2_000;
@@ -55,6 +59,17 @@ export interface RecalledRange {
   first: EventBound;
   last: EventBound;
   recallCount: number;
+}
+
+/** A resource block or memory entry whose text matches the purpose, by its exact address. */
+export interface ContentHit {
+  kind: 'RESOURCE' | 'MEMORY';
+  url: string | null;
+  version: string | null;
+  blockId: string | null;
+  path: string | null;
+  relevance: number;
+  matchedWords: string[];
 }
 
 export interface RankedRange {
@@ -122,6 +137,10 @@ function overlaps(a: { first: EventBound; last: EventBound }, b: { first: EventB
   return a.first.sessionId === b.first.sessionId && a.first.seq <= b.last.seq && b.first.seq <= a.last.seq;
 }
 
+function matchReason(words: string[], where: string): string {
+  return `matches ${[...new Set(words)].sort().map((word) => `"${word}"`).join(', ')} in ${where}`;
+}
+
 function recallReason(count: number): string {
   return `recalled ${count} time${count === 1 ? '' : 's'} from an earlier projection`;
 }
@@ -132,9 +151,11 @@ export function rankRanges(hits: Hit[], recalled: RecalledRange[], limit: number
     const relevances = window.hits.map((hit) => hit.relevance).sort((a, b) => b - a);
     const base = relevances[0] + OTHER_HITS_WEIGHT * relevances.slice(1).reduce((sum, value) => sum + value, 0);
     const recallCount = recalled.filter((range) => overlaps(range, window)).reduce((sum, range) => sum + range.recallCount, 0);
-    const words = [...new Set(window.hits.flatMap((hit) => hit.matchedWords))].sort();
     const reasons = [
-      `matches ${words.map((word) => `"${word}"`).join(', ')} in ${window.hits.length} event${window.hits.length === 1 ? '' : 's'}`,
+      matchReason(
+        window.hits.flatMap((hit) => hit.matchedWords),
+        `${window.hits.length} event${window.hits.length === 1 ? '' : 's'}`,
+      ),
       ...(recallCount > 0 ? [recallReason(recallCount)] : []),
     ];
     return {
@@ -158,4 +179,27 @@ export function rankRanges(hits: Hit[], recalled: RecalledRange[], limit: number
   return ranked
     .sort((a, b) => b.score - a.score || a.first.sessionId.localeCompare(b.first.sessionId) || a.first.seq - b.first.seq)
     .slice(0, limit);
+}
+
+/** A ranked recommendation: an event range, or a resource block or memory entry. */
+export type RankedSource = ({ type: 'EVENTS' } & RankedRange) | { type: 'CONTENT'; hit: ContentHit; score: number; reason: string };
+
+function contentKey(hit: ContentHit): string {
+  return hit.kind === 'MEMORY' ? `memory ${hit.path}` : `resource ${hit.url} ${hit.blockId}`;
+}
+
+/** Ranges and content worth carrying, best first (ties: ranges first, then by address), at most `limit`. */
+export function rankSources(hits: Hit[], recalled: RecalledRange[], content: ContentHit[], limit: number): RankedSource[] {
+  const ranges = rankRanges(hits, recalled, limit).map((range): RankedSource => ({ type: 'EVENTS', ...range }));
+  const contents = content.map(
+    (hit): RankedSource => ({
+      type: 'CONTENT',
+      hit,
+      score: hit.relevance,
+      reason: matchReason(hit.matchedWords, hit.kind === 'MEMORY' ? `memory ${hit.path}` : `resource ${hit.url} block ${hit.blockId}`),
+    }),
+  );
+  const tieKey = (source: RankedSource) => (source.type === 'CONTENT' ? `1 ${contentKey(source.hit)}` : '0');
+  // A stable sort keeps the ranges in their own order among equal scores.
+  return [...ranges, ...contents].sort((a, b) => b.score - a.score || tieKey(a).localeCompare(tieKey(b))).slice(0, limit);
 }

@@ -26,6 +26,42 @@ export interface ParsedSearchQuery {
   anyWords: string;
 }
 
+/**
+ * How hits are ordered: first by how many of the query's plain words they hold, then by cover
+ * density (`ts_rank_cd`, normalized by length, mapped below 1) and a small recency term. A hit
+ * holding more of the words always ranks above one holding fewer, so a page can be read from the
+ * hits holding at least m words whenever there are enough of them: the database ranks the few
+ * hits holding most of a question instead of every event holding any one of its words.
+ */
+export const RANK_SHARE = 1 - RECENCY_WEIGHT;
+/** Most distinct words ranked in tiers; the hits of a longer query are all ranked, exactly, in one. */
+export const MAX_TIERED_WORDS = 8;
+
+/** The plain words of a parsed query, each of which a hit may hold. */
+export function alternativeWords(query: ParsedSearchQuery): string[] {
+  return query.anyWords ? query.anyWords.split(' or ') : [];
+}
+
+function combinations<T>(items: T[], size: number): T[][] {
+  if (size === 0) return [[]];
+  return items.flatMap((item, index) => combinations(items.slice(index + 1), size - 1).map((rest) => [item, ...rest]));
+}
+
+/**
+ * The tsquery texts of the tiers a search reads, strictest first: the hits holding all of
+ * `words` (each the tsquery text of one word, as the database normalized it), then all but one,
+ * and so on down to any one of them. One tier, any word, when there are more than
+ * {@link MAX_TIERED_WORDS}; none when there are no words (a search of phrases only).
+ */
+export function matchTiers(words: string[]): string[] {
+  if (words.length === 0) return [];
+  const anyOf = (groups: string[][]) => groups.map((group) => group.map((word) => `(${word})`).join(' & ')).map((all) => `(${all})`).join(' | ');
+  if (words.length > MAX_TIERED_WORDS) return [anyOf(words.map((word) => [word]))];
+  const tiers: string[] = [];
+  for (let minimum = words.length; minimum >= 1; minimum--) tiers.push(anyOf(combinations(words, minimum)));
+  return tiers;
+}
+
 /** Quoted phrases, then `-word` exclusions, then plain words; an unclosed quote runs to the end. */
 const QUERY_PARTS = /"([^"]*)"?|(-?)([^\s"]+)/g;
 

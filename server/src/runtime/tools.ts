@@ -193,7 +193,7 @@ export class RecallTools {
     });
     if (!found.ok) return refusal(found.error.message, found.error.code);
     return answer({
-      totalCount: found.value.totalCount,
+      totalCount: await found.value.totalCount(),
       hits: found.value.hits.map(({ event, score, snippet }) => ({
         sessionId: event.sessionId,
         eventId: event.id,

@@ -4,7 +4,7 @@ import { Actor, ContinuationReason, ContinueSessionRequest, SourceKind, requestF
 import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { isId } from '../domain/ids';
 import { ManifestProposal, ProposalStatus, undecidableReason } from '../domain/proposals';
-import { Projection, RECENT_EXCHANGE_EVENTS, RecommendedRange } from '../domain/projection';
+import { Projection, RECENT_EXCHANGE_EVENTS } from '../domain/projection';
 import { RunKind } from '../domain/runs';
 import { TITLE_MAX_CHARS } from '../domain/sessions';
 import { EventKind } from '../domain/transcript';
@@ -23,6 +23,7 @@ import { Refused, notFound, refuse } from './continuations/refusal';
 import { eventReader } from './continuations/sources';
 import { BranchMessage, Written, writeContinuation } from './continuations/write';
 import { ChangeNotifier } from './notifications';
+import type { Recommendation } from './recommendations.service';
 import { Viewer } from './viewer';
 import { metrics } from '../metrics';
 
@@ -193,7 +194,7 @@ export class ContinuationService {
     options: ContinueOptions,
     fingerprint: string,
     branchMessage: BranchMessage | null,
-    recommended: RecommendedRange[],
+    recommended: Recommendation[],
   ): Promise<Written | Outcome<ContinuationResult>> {
     const manager = transaction.manager;
     const { predecessor, snapshot, prefetched } = await lockWithSnapshot(

@@ -1,22 +1,50 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { SourceKind } from '../domain/continuations';
 import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { isId } from '../domain/ids';
-import { DEFAULT_RECOMMENDATIONS, MAX_RECOMMENDATIONS, RankedRange, purposeQuery, rankRanges, validatePurpose } from '../domain/recommendations';
+import { RecommendedContent } from '../domain/projection';
+import { DEFAULT_RECOMMENDATIONS, MAX_RECOMMENDATIONS, RankedRange, purposeQuery, rankSources, validatePurpose } from '../domain/recommendations';
 import { SessionEntity } from '../db/entities/session.entity';
-import { purposeHits, recalledRanges } from '../db/repositories/recommendation.repository';
+import { purposeContent, purposeHits, recalledRanges } from '../db/repositories/recommendation.repository';
+import { resolveContentSource } from './continuations/sources';
 import { Viewer } from './viewer';
 
-/** Ranked ranges of the lineage starting at `originId` for `purpose`, best first; read through `manager`. */
+/** A recommendation as the compiler and the API take it: a ranked range, or content resolved exactly. */
+export type Recommendation = ({ type: 'EVENTS' } & RankedRange) | RecommendedContent;
+
+/**
+ * Ranked sources of the lineage starting at `originId` (and of the account's resources and
+ * memory) for `purpose`, best first; read through `manager`. Content is pinned to what it
+ * resolves to now, as a cited source would be; content that no longer resolves is left out.
+ */
 export async function rankedSources(
   manager: EntityManager,
   accountId: string,
   originId: string,
   purpose: string,
   limit: number,
-): Promise<RankedRange[]> {
+): Promise<Recommendation[]> {
   const { query, words } = purposeQuery(purpose);
-  const [hits, recalled] = await Promise.all([purposeHits(manager, accountId, originId, query, words), recalledRanges(manager, accountId, originId)]);
-  return rankRanges(hits, recalled, limit);
+  const [hits, recalled, content] = await Promise.all([
+    purposeHits(manager, accountId, originId, query, words),
+    recalledRanges(manager, accountId, originId),
+    purposeContent(manager, accountId, query, words),
+  ]);
+  const resolved = await Promise.all(
+    rankSources(hits, recalled, content, limit).map(async (ranked): Promise<Recommendation | null> => {
+      if (ranked.type === 'EVENTS') return ranked;
+      const { hit } = ranked;
+      const source = await resolveContentSource(
+        manager,
+        accountId,
+        hit.kind === 'MEMORY'
+          ? { kind: SourceKind.MEMORY, relevance: ranked.reason, path: hit.path }
+          : { kind: SourceKind.RESOURCE, relevance: ranked.reason, url: hit.url, version: hit.version, blockId: hit.blockId },
+      );
+      return source?.type === 'CONTENT' ? { type: 'CONTENT', source, score: ranked.score, reason: ranked.reason } : null;
+    }),
+  );
+  return resolved.filter((recommendation): recommendation is Recommendation => recommendation !== null);
 }
 
 export class RecommendationService {
@@ -27,7 +55,7 @@ export class RecommendationService {
    * INVALID_INPUT for an empty or over-long purpose or a bad `first`, NOT_FOUND for a session
    * that is not the viewer's.
    */
-  async recommendSources(viewer: Viewer, sessionId: string, purpose: string, first?: number | null): Promise<Outcome<RankedRange[]>> {
+  async recommendSources(viewer: Viewer, sessionId: string, purpose: string, first?: number | null): Promise<Outcome<Recommendation[]>> {
     const valid = validatePurpose(purpose, ['purpose']);
     if (!valid.ok) return valid;
     const limit = first ?? DEFAULT_RECOMMENDATIONS;

@@ -3,12 +3,14 @@ import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { isId } from '../domain/ids';
 import { SearchArgs, SearchScope, validateSearch } from '../domain/search';
 import { SessionEntity } from '../db/entities/session.entity';
-import { EventSearchPage, SearchArea, searchEvents } from '../db/repositories/search.repository';
+import { EventSearchPage, SearchArea, countHits, searchEvents } from '../db/repositories/search.repository';
 import { Viewer } from './viewer';
 
 export interface SearchResult extends EventSearchPage {
   /** The moment this search's scores were measured from, carried by its cursors. */
   scoredAt: Date;
+  /** Counts every match in the area, exactly; its cost follows the matches, so it runs only when called. */
+  totalCount(): Promise<number>;
 }
 
 export class SearchService {
@@ -30,7 +32,8 @@ export class SearchService {
       if (scope === SearchScope.LINEAGE) area = { scope, originId: session.originId };
     }
     const scoredAt = after?.scoredAt ?? new Date();
-    const page = await searchEvents(this.dataSource.manager, { accountId: viewer.accountId, area, query: parsed, scoredAt, after, first, excludeFrom });
-    return succeed({ ...page, scoredAt });
+    const manager = this.dataSource.manager;
+    const page = await searchEvents(manager, { accountId: viewer.accountId, area, query: parsed, scoredAt, after, first, excludeFrom });
+    return succeed({ ...page, scoredAt, totalCount: () => countHits(manager, { accountId: viewer.accountId, area, query: parsed, excludeFrom }) });
   }
 }

@@ -5,17 +5,24 @@ import { SOURCE_KIND_IN_WORDS } from '../handoff/manifest-sources';
 /** The longest relevance continueSession accepts for a cited source. */
 const MAX_RELEVANCE_CHARS = 500;
 
-/** Identifies a recommendation across previews of the same request: its exact bounds. */
+/** Identifies a recommendation across previews of the same request: its exact address. */
 export function recommendationKey(item: ManifestItemRowFragment): string {
-  return [item.kind, item.sessionId, item.eventId ?? item.fromEventId, item.toEventId].join(':');
+  return [item.kind, item.sessionId, item.eventId ?? item.fromEventId, item.toEventId, item.url, item.version, item.blockId, item.path, item.cid].join(':');
 }
 
-/** A kept recommendation as a cited source: the same bounds, its reason as the relevance. */
+/** A kept recommendation as a cited source: the same address, its reason as the relevance. */
 export function recommendationAsSource(item: ManifestItemRowFragment): ContinuationSourceInput {
   const relevance = item.relevance.slice(0, MAX_RELEVANCE_CHARS);
-  return item.kind === 'SESSION_EVENT'
-    ? { kind: 'SESSION_EVENT', sessionId: item.sessionId, eventId: item.eventId, relevance }
-    : { kind: 'SESSION_EVENTS', sessionId: item.sessionId, fromEventId: item.fromEventId, toEventId: item.toEventId, relevance };
+  switch (item.kind) {
+    case 'SESSION_EVENT':
+      return { kind: 'SESSION_EVENT', sessionId: item.sessionId, eventId: item.eventId, relevance };
+    case 'RESOURCE':
+      return { kind: 'RESOURCE', url: item.url, version: item.version, blockId: item.blockId, relevance };
+    case 'MEMORY':
+      return { kind: 'MEMORY', path: item.path, cid: item.cid, relevance };
+    default:
+      return { kind: 'SESSION_EVENTS', sessionId: item.sessionId, fromEventId: item.fromEventId, toEventId: item.toEventId, relevance };
+  }
 }
 
 interface RecommendedSourcesChoiceProps {

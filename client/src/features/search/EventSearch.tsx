@@ -104,15 +104,16 @@ export function EventSearch({ sessionId }: EventSearchProps) {
 
 function SearchResults({ request, onClose }: { request: EventSearchRequest; onClose(): void }) {
   const titleId = useId();
-  const { hits, totalCount, searching, failure, hasMore, loadingMore, moreFailure, loadMore } = useEventSearch(request);
+  const { hits, searching, failure, hasMore, loadingMore, moreFailure, loadMore } = useEventSearch(request);
   const where = whereOf(request.scope);
+  // No total: counting every match of a large account costs more than finding its best ones.
   const summary = searching
     ? 'Searching…'
     : failure
       ? ''
-      : totalCount === 0
+      : hits.length === 0
         ? `No events match “${request.query}” in ${where}.`
-        : `Showing ${hits.length} of ${formatCount(totalCount, 'hit')} for “${request.query}” in ${where}.`;
+        : `Showing ${hasMore ? 'the best ' : ''}${formatCount(hits.length, 'hit')} for “${request.query}” in ${where}${hasMore ? '; more below' : ''}.`;
 
   return (
     <section className="search-results" aria-labelledby={titleId} aria-busy={searching}>

@@ -19,7 +19,6 @@ export const SearchEventsQuery = graphql(`
         hasNextPage
         endCursor
       }
-      totalCount
     }
   }
 `);
@@ -81,7 +80,6 @@ export function useEventSearch(request: EventSearchRequest | null) {
 
   return {
     hits: connection?.edges.map((edge) => edge.node) ?? [],
-    totalCount: connection?.totalCount ?? 0,
     searching: request !== null && loading && connection === undefined,
     failure: request && error ? failureOf(error) : null,
     hasMore,

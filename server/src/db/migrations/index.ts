@@ -8,7 +8,8 @@ import { ManifestsBySuccessor1796040000000 } from './1796040000000-ManifestsBySu
 import { EventSearch1796043600000 } from './1796043600000-EventSearch';
 import { ManifestsByOrigin1796047200000 } from './1796047200000-ManifestsByOrigin';
 import { RunOutput1796050800000 } from './1796050800000-RunOutput';
-import { ContinuationProposals1796054400000 } from './1796054400000-ContinuationProposals';
+import { ContentSearch1796065200000 } from './1796065200000-ContentSearch';
+import { ContinuationProposals1796068800000 } from './1796068800000-ContinuationProposals';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
 export const migrations = [
@@ -22,5 +23,6 @@ export const migrations = [
   EventSearch1796043600000,
   ManifestsByOrigin1796047200000,
   RunOutput1796050800000,
-  ContinuationProposals1796054400000,
+  ContentSearch1796065200000,
+  ContinuationProposals1796068800000,
 ];

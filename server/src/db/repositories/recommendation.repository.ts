@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { CANDIDATE_HITS, EventBound, Hit, RecalledRange, WINDOW_AFTER, WINDOW_BEFORE } from '../../domain/recommendations';
+import { CANDIDATE_HITS, CONTENT_CANDIDATES, ContentHit, EventBound, Hit, RecalledRange, WINDOW_AFTER, WINDOW_BEFORE } from '../../domain/recommendations';
 import { ParsedSearchQuery, SEARCH_CONFIGURATION } from '../../domain/search';
 
 const BOUND = (alias: string) =>
@@ -47,6 +47,50 @@ export async function purposeHits(
     matchedWords: row.matched,
     neighbours: row.neighbours,
   }));
+}
+
+/**
+ * The account's resource blocks (of each resource's latest version, unless revoked) and current
+ * memory entries whose text matches the purpose's words, best first per kind. A block, not its
+ * whole version, is the unit: the exact part that matches, at its own cost.
+ */
+export async function purposeContent(manager: EntityManager, accountId: string, query: ParsedSearchQuery, words: string[]): Promise<ContentHit[]> {
+  if (!query.anyWords) return [];
+  const tsquery = `websearch_to_tsquery('${SEARCH_CONFIGURATION}', $2)`;
+  const matched = (vector: string) =>
+    `ARRAY(SELECT word FROM unnest($3::text[]) word WHERE ${vector} @@ plainto_tsquery('${SEARCH_CONFIGURATION}', word))`;
+  const [blocks, memories]: { reference: string; version: string | null; block_id: string | null; relevance: number; matched: string[] }[][] =
+    await Promise.all([
+      manager.query(
+        `SELECT version.url AS reference, version.version, block.id AS block_id, block.relevance, ${matched('block.vector')} AS matched
+         FROM resource_versions version
+         JOIN resources resource ON resource.account_id = version.account_id AND resource.url_key = version.url_key
+         CROSS JOIN LATERAL (
+           SELECT part ->> 'id' AS id, to_tsvector('${SEARCH_CONFIGURATION}', part ->> 'text') AS vector FROM jsonb_array_elements(version.blocks) part
+         ) parts
+         CROSS JOIN LATERAL (SELECT parts.id, parts.vector, ts_rank_cd(parts.vector, ${tsquery}, 1) AS relevance) block
+         WHERE version.account_id = $1 AND version.search_vector @@ ${tsquery}
+           AND resource.revoked_at IS NULL AND version.version = resource.version_count::text
+           AND block.vector @@ ${tsquery}
+         ORDER BY block.relevance DESC, version.url, block.id
+         LIMIT $4`,
+        [accountId, query.anyWords, words, CONTENT_CANDIDATES],
+      ),
+      manager.query(
+        `SELECT entry.path AS reference, NULL AS version, NULL AS block_id, ts_rank_cd(entry.search_vector, ${tsquery}, 1) AS relevance,
+                ${matched('entry.search_vector')} AS matched
+         FROM memory_entries entry
+         JOIN memory_paths current ON current.account_id = entry.account_id AND current.entry_id = entry.id
+         WHERE entry.account_id = $1 AND entry.search_vector @@ ${tsquery}
+         ORDER BY relevance DESC, entry.path
+         LIMIT $4`,
+        [accountId, query.anyWords, words, CONTENT_CANDIDATES],
+      ),
+    ]);
+  return [
+    ...blocks.map((row): ContentHit => ({ kind: 'RESOURCE', url: row.reference, version: row.version, blockId: row.block_id, path: null, relevance: Number(row.relevance), matchedWords: row.matched })),
+    ...memories.map((row): ContentHit => ({ kind: 'MEMORY', url: null, version: null, blockId: null, path: row.reference, relevance: Number(row.relevance), matchedWords: row.matched })),
+  ];
 }
 
 /** Event sources that manifests of the lineage listed and that were read back since, with their recall counts. */

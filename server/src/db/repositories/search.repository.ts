@@ -1,12 +1,15 @@
 import { EntityManager } from 'typeorm';
 import {
   ParsedSearchQuery,
+  RANK_SHARE,
   RECENCY_HALF_LIFE_SECONDS,
   RECENCY_WEIGHT,
   SEARCH_CONFIGURATION,
   SearchCursor,
   SearchScope,
+  alternativeWords,
   markSnippet,
+  matchTiers,
 } from '../../domain/search';
 import { EventEntity } from '../entities/event.entity';
 import { columnList, entityFromRow } from '../rows';
@@ -40,7 +43,6 @@ export interface EventSearchHit {
 export interface EventSearchPage {
   hits: EventSearchHit[];
   hasNextPage: boolean;
-  totalCount: number;
 }
 
 // Characters that text never holds, marking matches until the snippet is escaped for HTML.
@@ -70,29 +72,74 @@ function areaCondition(area: SearchArea, parameter: string): { sql: string; valu
 }
 
 /**
- * One page of the account's events matching `query` in `area`, best first: cover density
- * (`ts_rank_cd`, normalized by document length so that long tool output does not win by bulk)
- * plus a small recency term, ties broken by id. Counts every match of the area once.
+ * The hits a tier reads: those of the strict part ($2) and of the tier's words (`parameter`),
+ * either of which may be empty; written out where it is used, like {@link TSQUERY}.
+ */
+function tierTsquery(parameter: string): string {
+  return `CASE WHEN ${parameter} = '' THEN websearch_to_tsquery('${SEARCH_CONFIGURATION}', $2)
+               WHEN $2 = '' THEN ${parameter}::tsquery
+               ELSE websearch_to_tsquery('${SEARCH_CONFIGURATION}', $2) && ${parameter}::tsquery END`;
+}
+
+/** How words normalize (stemmed; '' for a stop word): fixed by the configuration, so kept for the words seen most recently. */
+const normalizedWords = new Map<string, string>();
+const NORMALIZED_WORDS_KEPT = 10_000;
+
+/** Each distinct plain word of the query as the database normalizes it (stop words have none), in a stable order. */
+async function wordQueries(manager: EntityManager, query: ParsedSearchQuery): Promise<string[]> {
+  const words = [...new Set(alternativeWords(query))];
+  const unknown = words.filter((word) => !normalizedWords.has(word));
+  if (unknown.length > 0) {
+    const rows: { typed: string; word: string }[] = await manager.query(
+      `SELECT typed, plainto_tsquery('${SEARCH_CONFIGURATION}', typed)::text AS word FROM unnest($1::text[]) typed`,
+      [unknown],
+    );
+    for (const row of rows) {
+      if (normalizedWords.size >= NORMALIZED_WORDS_KEPT) normalizedWords.delete(normalizedWords.keys().next().value!);
+      normalizedWords.set(row.typed, row.word);
+    }
+  }
+  return [...new Set(words.map((word) => normalizedWords.get(word)!).filter((word) => word !== ''))].sort();
+}
+
+/**
+ * One page of the account's events matching `query` in `area`, best first: by how many of the
+ * words a hit holds, then cover density (`ts_rank_cd`, normalized by document length so that long
+ * tool output does not win by bulk) and a small recency term, ties broken by id. The page comes
+ * from the strictest tier (hits holding every word, then one fewer, down to any one) that fills
+ * it: since a hit holding more words always ranks first, that page is the exact one. The tiers
+ * are one statement whose later parts run only when the earlier ones fall short.
  */
 export async function searchEvents(manager: EntityManager, search: EventSearchQuery): Promise<EventSearchPage> {
+  const words = await wordQueries(manager, search.query);
+  // Phrases only, or only stop words beside phrases: the strict part alone decides.
+  const tiers = words.length ? matchTiers(words) : [''];
   const area = areaCondition(search.area, '$6');
-  const rows: Record<string, unknown>[] = await manager.query(
-    `WITH hits AS MATERIALIZED (
-       SELECT hit.id, ts_rank_cd(hit.search_vector, ${TSQUERY}, 1)
-                + ${RECENCY_WEIGHT} * power(0.5, greatest(0, extract(epoch FROM $4::timestamptz - hit.created_at)) / ${RECENCY_HALF_LIFE_SECONDS}) AS score
-       FROM events hit
-       WHERE hit.account_id = $1 AND hit.search_vector @@ ${TSQUERY} AND ${area.sql}
-         AND ($9::uuid IS NULL OR NOT (hit.session_id = $9::uuid AND hit.seq >= $10::int))
-     ),
-     page AS (
-       SELECT id, score FROM hits
+  const tierParameter = (index: number) => `$${12 + index}`;
+  const scoredTier = (index: number) => `SELECT id, score FROM (
+         SELECT hit.id,
+                (SELECT count(*) FROM unnest($11::tsquery[]) word WHERE hit.search_vector @@ word)
+                  + ${RANK_SHARE} * ranked.rank / (1 + ranked.rank)
+                  + ${RECENCY_WEIGHT} * power(0.5, greatest(0, extract(epoch FROM $4::timestamptz - hit.created_at)) / ${RECENCY_HALF_LIFE_SECONDS}) AS score
+         FROM events hit
+         CROSS JOIN LATERAL (SELECT ts_rank_cd(hit.search_vector, ${TSQUERY}, 1) AS rank) ranked
+         WHERE hit.account_id = $1 AND hit.search_vector @@ ${tierTsquery(tierParameter(index))} AND ${area.sql}
+           AND ($9::uuid IS NULL OR NOT (hit.session_id = $9::uuid AND hit.seq >= $10::int))
+       ) scored
        WHERE $7::float8 IS NULL OR (score, id) < ($7::float8, $8::uuid)
        ORDER BY score DESC, id DESC
-       LIMIT $5
-     )
+       LIMIT $5`;
+  // A tier is read when every stricter one fell short of a page; the last whatever it holds.
+  const shortOf = (index: number) => Array.from({ length: index }, (_, earlier) => `(SELECT count(*) FROM tier${earlier}) < $5`);
+  const chosen = tiers.map((_, index) => {
+    const conditions = [...shortOf(index), ...(index < tiers.length - 1 ? [`(SELECT count(*) FROM tier${index}) = $5`] : [])];
+    return `SELECT id, score FROM tier${index}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
+  });
+  const rows: Record<string, unknown>[] = await manager.query(
+    `WITH ${tiers.map((_, index) => `tier${index} AS MATERIALIZED (${scoredTier(index)})`).join(',\n     ')},
+     page AS (${chosen.join('\n       UNION ALL ')})
      SELECT ${columnList(manager, EventEntity, 'event')}, page.score,
-            ts_headline('${SEARCH_CONFIGURATION}', coalesce(event.text, ''), ${TSQUERY}, '${HEADLINE_OPTIONS}') AS headline,
-            (SELECT count(*)::int FROM hits) AS total_count
+            ts_headline('${SEARCH_CONFIGURATION}', coalesce(event.text, ''), ${TSQUERY}, '${HEADLINE_OPTIONS}') AS headline
      FROM page JOIN events event ON event.id = page.id
      ORDER BY page.score DESC, page.id DESC`,
     [
@@ -106,19 +153,23 @@ export async function searchEvents(manager: EntityManager, search: EventSearchQu
       search.after?.eventId ?? null,
       search.excludeFrom?.sessionId ?? null,
       search.excludeFrom?.seq ?? null,
+      words,
+      ...tiers,
     ],
   );
-  const totalCount = rows.length ? (rows[0].total_count as number) : await countHits(manager, search);
   const hits = rows.slice(0, search.first).map((row) => ({
     event: entityFromRow(manager, EventEntity, row),
     score: Number(row.score),
     snippet: markSnippet(row.headline as string, MATCH_START, MATCH_STOP),
   }));
-  return { hits, hasNextPage: rows.length > search.first, totalCount };
+  return { hits, hasNextPage: rows.length > search.first };
 }
 
-/** The matches of an area when the page itself is empty (past the last hit, or `first: 0`). */
-async function countHits(manager: EntityManager, search: EventSearchQuery): Promise<number> {
+/**
+ * Every match of the search in its area: an exact count, whose cost follows the matches (each is
+ * read), which is why it is made only when asked for.
+ */
+export async function countHits(manager: EntityManager, search: Omit<EventSearchQuery, 'scoredAt' | 'after' | 'first'>): Promise<number> {
   const area = areaCondition(search.area, '$4');
   const [row] = await manager.query(
     `SELECT count(*)::int AS total_count FROM events hit

@@ -1,4 +1,4 @@
-import { EventBound, Hit, OTHER_HITS_WEIGHT, RECALLED_BASE_SCORE, purposeQuery, rankRanges } from '../recommendations';
+import { ContentHit, EventBound, Hit, OTHER_HITS_WEIGHT, RECALLED_BASE_SCORE, purposeQuery, rankRanges, rankSources } from '../recommendations';
 
 const event = (sessionId: string, seq: number): EventBound => ({ id: `${sessionId}-${seq}`, sessionId, seq, tokenCount: 10, tokenTotal: 10 * seq, hash: `h${seq}` });
 
@@ -52,5 +52,19 @@ describe('assisted selection ranking', () => {
       query: { strict: '', anyWords: 'find or the or bucket or export or job' },
       words: ['find', 'the', 'bucket', 'export', 'job'],
     });
+  });
+
+  it('ranks resource blocks and memory entries among the ranges by their relevance, ties going to ranges', () => {
+    const block: ContentHit = { kind: 'RESOURCE', url: 'https://docs.example/keys', version: '2', blockId: 'rotation', path: null, relevance: 0.5, matchedWords: ['keys', 'rotated'] };
+    const memory: ContentHit = { kind: 'MEMORY', url: null, version: null, blockId: null, path: '/notes/keys', relevance: 0.2, matchedWords: ['keys'] };
+    const ranked = rankSources([hit('a', 5, 0.3), hit('b', 5, 0.2)], [], [memory, block], 10);
+    expect(ranked.map((source) => (source.type === 'EVENTS' ? `events ${source.first.sessionId}` : `${source.hit.kind} ${source.hit.path ?? source.hit.blockId}`))).toEqual([
+      'RESOURCE rotation',
+      'events a',
+      'events b',
+      'MEMORY /notes/keys',
+    ]);
+    expect(ranked[0].reason).toBe('matches "keys", "rotated" in resource https://docs.example/keys block rotation');
+    expect(rankSources([hit('a', 5, 0.3)], [], [block], 1).map((source) => source.type)).toEqual(['CONTENT']);
   });
 });

@@ -1,4 +1,4 @@
-import { decodeSearchCursor, encodeSearchCursor, markSnippet, parseSearchQuery, validateSearch } from '../search';
+import { MAX_TIERED_WORDS, alternativeWords, decodeSearchCursor, encodeSearchCursor, markSnippet, matchTiers, parseSearchQuery, validateSearch } from '../search';
 
 describe('search queries', () => {
   it('reads plain words as alternatives, and quoted phrases and -exclusions as strict', () => {
@@ -39,5 +39,29 @@ describe('search queries', () => {
 
   it('escapes a snippet for HTML and turns only the match markers into marks', () => {
     expect(markSnippet('a \u0002<b>\u0003 & "c"', '\u0002', '\u0003')).toBe('a <mark>&#60;b&#62;</mark> &#38; &#34;c&#34;');
+  });
+});
+
+describe('search tiers', () => {
+  it('reads from the hits holding every word, then one fewer, down to any one', () => {
+    expect(matchTiers(["'bucket'", "'export'", "'night'"])).toEqual([
+      "(('bucket') & ('export') & ('night'))",
+      "(('bucket') & ('export')) | (('bucket') & ('night')) | (('export') & ('night'))",
+      "(('bucket')) | (('export')) | (('night'))",
+    ]);
+    expect(matchTiers(["'a'", "'b'", "'c'", "'d'", "'e'"]).map((tier) => tier.split(' | ').length)).toEqual([1, 5, 10, 10, 5]);
+    expect(matchTiers(["'a'"])).toEqual(["(('a'))"]);
+  });
+
+  it('keeps a word the database split into parts together, and ranks a long question in one tier', () => {
+    expect(matchTiers(["'eu-west' & 'eu' & 'west'", "'bucket'"])[0]).toBe("(('eu-west' & 'eu' & 'west') & ('bucket'))");
+    const many = Array.from({ length: MAX_TIERED_WORDS + 1 }, (_, index) => `'w${index}'`);
+    expect(matchTiers(many)).toHaveLength(1);
+    expect(matchTiers([])).toEqual([]);
+  });
+
+  it('takes the plain words of a parsed query', () => {
+    const parsed = parseSearchQuery('"signing keys" rotate often -staging');
+    expect(parsed.ok && alternativeWords(parsed.value)).toEqual(['rotate', 'often']);
   });
 });

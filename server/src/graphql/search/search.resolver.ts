@@ -30,7 +30,10 @@ export class SearchResolver {
         startCursor: cursors[0] ?? null,
         endCursor: cursors[cursors.length - 1] ?? null,
       },
-      totalCount: result.totalCount,
+      // A getter: the count is made only when the field is selected.
+      get totalCount() {
+        return result.totalCount();
+      },
     };
   }
 }

@@ -35,6 +35,9 @@ export class EventSearchConnection {
   @Field(() => PageInfo, { description: 'Where this page sits among the hits.' })
   pageInfo: PageInfo;
 
-  @Field(() => Int, { description: 'Events matching the search in its scope, across all pages.' })
-  totalCount: number;
+  @Field(() => Int, {
+    description:
+      'Events matching the search in its scope (any of its words), across all pages: an exact count, whose cost grows with the matches, made only when this field is selected. A page alone costs what its best hits cost.',
+  })
+  totalCount: number | Promise<number>;
 }

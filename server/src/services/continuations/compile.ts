@@ -5,7 +5,6 @@ import {
   MODEL_VERSION,
   Projection,
   ProjectionSourceReader,
-  RecommendedRange,
   ResolvedContentSource,
   ResolvedSource,
   UnavailableSource,
@@ -19,7 +18,7 @@ import { PlanRevisionEntity } from '../../db/entities/plan-revision.entity';
 import { ProjectionManifestEntity } from '../../db/entities/projection-manifest.entity';
 import { SessionEntity } from '../../db/entities/session.entity';
 import { ContinuationSnapshot } from '../../db/repositories/continuation.repository';
-import { rankedSources } from '../recommendations.service';
+import { Recommendation, rankedSources } from '../recommendations.service';
 import { Viewer } from '../viewer';
 import { assertTurnBoundary, initiatingEvent, transferablePendingRuns } from './checks';
 import { AGENT_TOOLS, ContinuationPolicy } from './policy';
@@ -43,7 +42,7 @@ export interface Prepared {
   /** Whether the user wrote in the predecessor since it began, beyond a replayed message. */
   hasNewUserMessage: boolean;
   /** What assisted selection recommends, when asked for. */
-  recommended: RecommendedRange[];
+  recommended: Recommendation[];
 }
 
 export function tokenBudget(policy: ContinuationPolicy, input: ContinueSessionRequest): number {
@@ -73,7 +72,7 @@ export async function prepare(
 }
 
 /** With `assist`, the lineage's sources ranked for the handoff's purpose and current request; none otherwise. */
-export async function recommendations(manager: EntityManager, viewer: Viewer, input: ContinueSessionRequest): Promise<RecommendedRange[]> {
+export async function recommendations(manager: EntityManager, viewer: Viewer, input: ContinueSessionRequest): Promise<Recommendation[]> {
   if (!input.assist) return [];
   const session = await manager.findOne(SessionEntity, { select: { originId: true }, where: { id: input.sessionId, accountId: viewer.accountId } });
   if (!session) return [];

@@ -79,7 +79,7 @@ export async function resolveSources(
   for (const [index, source] of input.sources.entries()) {
     const path = ['input', 'sources', String(index)];
     if (source.kind === SourceKind.RESOURCE || source.kind === SourceKind.MEMORY) {
-      const content = await resolveContentSource(manager, viewer, source);
+      const content = await resolveContentSource(manager, viewer.accountId, source);
       if (content) sources.push(content);
       else missing.push({ path, message: `No such ${source.kind === SourceKind.RESOURCE ? 'resource version or block' : 'memory entry'} in this account.` });
       continue;
@@ -122,14 +122,14 @@ async function nameHandoffManifests(manager: EntityManager, viewer: Viewer, sour
  * A resource or memory source pinned to the exact version or cid it resolves to now: a revoked
  * resource becomes an UNAVAILABLE breadcrumb; null when there is no such source.
  */
-async function resolveContentSource(manager: EntityManager, viewer: Viewer, source: SourceInput): Promise<Pin | null> {
+export async function resolveContentSource(manager: EntityManager, accountId: string, source: SourceInput): Promise<Pin | null> {
   if (source.kind === SourceKind.MEMORY) {
-    const memory = await resolveMemorySource(manager, viewer.accountId, { path: source.path!, cid: source.cid });
+    const memory = await resolveMemorySource(manager, accountId, { path: source.path!, cid: source.cid });
     if (memory.status === 'NOT_FOUND') return null;
     const reference = { url: null, version: null, blockId: null, path: memory.path, cid: memory.cid };
     return { type: 'CONTENT', item: contentItem(SourceKind.MEMORY, source.relevance, reference, memory), text: memory.text };
   }
-  const resource = await resolveResourceSource(manager, viewer.accountId, {
+  const resource = await resolveResourceSource(manager, accountId, {
     url: source.url!,
     version: source.version,
     blockId: source.blockId,
@@ -171,7 +171,7 @@ export async function transferredState(
   const pins: Pin[] = [];
   const missing: ErrorDetail[] = [];
   for (const [index, ref] of (transfer?.pinnedResources ?? []).entries()) {
-    const pin = await resolveContentSource(manager, viewer, {
+    const pin = await resolveContentSource(manager, viewer.accountId, {
       kind: SourceKind.RESOURCE,
       relevance: 'a pinned resource',
       url: ref.url,

@@ -4,8 +4,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Approval of agent-initiated continuations: each session's approval mode, the proposals an ASK
  * session's agent makes, and in a manifest approved from one, the agent's draft.
  */
-export class ContinuationProposals1796054400000 implements MigrationInterface {
-  name = 'ContinuationProposals1796054400000';
+export class ContinuationProposals1796068800000 implements MigrationInterface {
+  name = 'ContinuationProposals1796068800000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`

@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const serverDir = fileURLToPath(new URL('../../server', import.meta.url));
+
+export interface RunningServer {
+  url: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+/** The real server, from source, on an embedded database of its own and a free port, with no agent. */
+export async function startServer(): Promise<RunningServer> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-mcp-'));
+  const apiKey = `sck_test_${randomBytes(16).toString('hex')}`;
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/index.ts'], {
+    cwd: serverDir,
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, BOOTSTRAP_API_KEY: apiKey, MODEL_PROVIDER: 'none' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      const match = /Session Continuation API: (http:\/\/[^\s"]+)\/graphql/.exec(output);
+      if (match) resolve(match[1]);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', () => reject(new Error(`The server exited before listening:\n${output}`)));
+  });
+  return {
+    url,
+    apiKey,
+    async close() {
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
