@@ -15,7 +15,7 @@ const PROPOSAL_FIELDS = `id status reason title note expiresAt decidedAt
   edge { id actor successor { id title } }
   session { id status }`;
 
-export interface ProposalView {
+interface ProposalView {
   id: string;
   status: string;
   reason: string;
