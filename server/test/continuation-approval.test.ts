@@ -1,5 +1,5 @@
 import { collect, GraphQLTestClient } from './helpers/graphql-client';
-import { subscribed } from './helpers/continuations';
+import { continuation, continueSession, subscribed } from './helpers/continuations';
 import { eventsOf, runsOf, sessionOf, settledRuns } from './helpers/runs';
 import { startTestServer, TestServer } from './helpers/test-server';
 import { DEFAULT_AGENT_CONFIG } from '../src/config';
@@ -234,6 +234,25 @@ describe('approval of agent-initiated continuations', () => {
     expect(newer.id).not.toBe(proposal.id);
     expect(await proposalOf(client, proposal.id)).toMatchObject({ status: 'EXPIRED' });
     expect(await approve(client, { proposalId: proposal.id })).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('expired') });
+  });
+
+  it('a person continuing the session by hand supersedes the waiting proposal, announced, so it cannot become a second successor', async () => {
+    const { session, proposal } = await proposed(client, 'By hand');
+    const ws = client.websocket();
+    const proposals = collect<{ continuationProposals: { id: string; status: string } }>(
+      ws,
+      'subscription ($s: ID!) { continuationProposals(sessionId: $s) { id status } }',
+      { s: session },
+    );
+    await subscribed(server, 'CONTINUATION_PROPOSAL', session);
+    const continued = await continueSession(client, continuation(session, { title: 'My own way' }));
+    expect(continued.successor).toBeTruthy();
+    await proposals.until(1);
+    expect(proposals.values.at(-1)!.continuationProposals).toEqual({ id: proposal.id, status: 'EXPIRED' });
+    expect(await pendingOf(client, session)).toBeNull();
+    expect(await approve(client, { proposalId: proposal.id })).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('expired') });
+    expect((await sessionOf(client, session)).continuations).toHaveLength(1);
+    await ws.dispose();
   });
 
   it('replaying the agent\'s tool call returns the same proposal and writes nothing again', async () => {

@@ -3,18 +3,19 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Actor, ContinuationReason, ContinueSessionRequest, SourceKind, requestFingerprint, validateContinueSessionRequest } from '../domain/continuations';
 import { ErrorCode, Outcome, fail, succeed } from '../domain/errors';
 import { isId } from '../domain/ids';
-import { ManifestProposal, ProposalStatus, undecidableReason } from '../domain/proposals';
+import { ContinuationApproval, ManifestProposal, ProposalStatus, undecidableReason } from '../domain/proposals';
 import { Projection, RECENT_EXCHANGE_EVENTS } from '../domain/projection';
 import { RunKind } from '../domain/runs';
 import { TITLE_MAX_CHARS } from '../domain/sessions';
 import { EventKind } from '../domain/transcript';
 import { ContinuationEdgeEntity } from '../db/entities/continuation-edge.entity';
+import type { ContinuationProposalEntity } from '../db/entities/continuation-proposal.entity';
 import { EventEntity } from '../db/entities/event.entity';
 import { RunEntity } from '../db/entities/run.entity';
 import { SessionEntity } from '../db/entities/session.entity';
 import { isUniqueViolation } from '../db/errors';
 import { EventPrefetch, SnapshotQuery, continuationSnapshot, lockWithSnapshot } from '../db/repositories/continuation.repository';
-import { lockProposal } from '../db/repositories/proposal.repository';
+import { lockProposal, supersedePending } from '../db/repositories/proposal.repository';
 import { inWriteTransaction, WriteTransaction } from '../db/write-transaction';
 import { checkRateLimits } from './continuations/checks';
 import { Prepared, compile, prepare, recommendations, tokenBudget } from './continuations/compile';
@@ -138,7 +139,7 @@ export class ContinuationService {
     const fingerprint = requestFingerprint(input, options.actor);
     // Read before the lock: events never change, and a recommendation is a suggestion, not a check.
     const recommended = await recommendations(this.dataSource.manager, viewer, input);
-    let created: Written | Outcome<ContinuationResult>;
+    let created: (Written & { superseded: ContinuationProposalEntity[] }) | Outcome<ContinuationResult>;
     try {
       created = await inWriteTransaction(this.dataSource, (transaction) =>
         this.create(transaction, viewer, input, options, fingerprint, branchMessage, recommended),
@@ -155,6 +156,7 @@ export class ContinuationService {
     this.notifier.eventsAppended([...created.predecessorEvents, ...created.successorEvents]);
     this.notifier.sessionContinued(created.edge);
     this.notifier.runsChanged([created.run, ...created.movedRuns]);
+    if (created.superseded.length) this.notifier.proposalsChanged(created.superseded);
     return succeed({ edge: created.edge, successor: created.successor, run: created.run, replayed: false });
   }
 
@@ -195,7 +197,7 @@ export class ContinuationService {
     fingerprint: string,
     branchMessage: BranchMessage | null,
     recommended: Recommendation[],
-  ): Promise<Written | Outcome<ContinuationResult>> {
+  ): Promise<(Written & { superseded: ContinuationProposalEntity[] }) | Outcome<ContinuationResult>> {
     const manager = transaction.manager;
     const { predecessor, snapshot, prefetched } = await lockWithSnapshot(
       transaction,
@@ -211,7 +213,11 @@ export class ContinuationService {
     // A call with the same key may have committed while this one waited for the lock.
     if (snapshot.earlierEdgeId) return (await this.replay(manager, viewer, input.idempotencyKey, fingerprint))!;
     const checked = await prepare(manager, viewer, predecessor, input, snapshot, { callerRunId: options.callerRunId, branching: branchMessage !== null });
-    return writeContinuation(transaction, this.policy, {
+    // Continuing an asking session some other way answers the proposal waiting there: it is
+    // superseded, not left to be approved later into a second successor.
+    const superseded =
+      predecessor.continuationApproval === ContinuationApproval.ASK && !options.approving ? await supersedePending(manager, predecessor.id, new Date()) : [];
+    const written = await writeContinuation(transaction, this.policy, {
       viewer,
       input,
       actor: options.actor,
@@ -223,6 +229,7 @@ export class ContinuationService {
       prepared: { ...checked, recommended },
       approving: options.approving ?? null,
     });
+    return { ...written, superseded };
   }
 
   /** The continuation an approved proposal became; refuses a proposal that cannot be decided (rejected, expired). */
