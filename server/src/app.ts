@@ -18,6 +18,10 @@ import { TranscriptService } from './services/transcript.service';
 import { RunService } from './services/runs.service';
 import { SearchService } from './services/search.service';
 import { RecommendationService } from './services/recommendations.service';
+import { AttachmentService } from './services/attachments.service';
+import { DEFAULT_ATTACHMENT_MAX_BYTES } from './domain/attachments';
+import { DatabaseAttachmentStorage } from './storage/database-storage';
+import { S3AttachmentStorage } from './storage/s3-storage';
 import { ChangeNotifier } from './services/notifications';
 import { ModelProvider } from './domain/agent';
 import { BuiltinAgent } from './domain/builtin-agent';
@@ -51,6 +55,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   useLogger(createLogger({ level: config.logLevel ?? 'info', pretty: config.development, destination: config.logDestination }));
   const database = await openDatabase(config);
   let crossProcess: PostgresEventTarget | RedisEventTarget | null = null;
+  let s3Storage: S3AttachmentStorage | null = null;
   try {
     const { dataSource } = database;
     // One process embedded, or many: then publishes cross processes through Redis, or else LISTEN/NOTIFY.
@@ -76,6 +81,8 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     };
     const agent = config.agent;
     const continuations = new ContinuationService(dataSource, notifier, config.continuationPolicy);
+    const databaseStorage = new DatabaseAttachmentStorage(dataSource);
+    s3Storage = config.s3 ? new S3AttachmentStorage(config.s3) : null;
     const services: Services = {
       accounts: new AccountService(dataSource),
       sessions: new SessionService(dataSource),
@@ -87,6 +94,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       runs: new RunService(dataSource, notifier, agent),
       search: new SearchService(dataSource),
       recommendations: new RecommendationService(dataSource),
+      attachments: new AttachmentService(dataSource, s3Storage ?? databaseStorage, databaseStorage, config.attachmentMaxBytes ?? DEFAULT_ATTACHMENT_MAX_BYTES),
     };
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
     const schema = await buildAppSchema(pubSub);
@@ -116,12 +124,14 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
         await worker?.stop();
         await http.close();
         await crossProcess?.close();
+        s3Storage?.close();
         unwatchPool();
         await database.close();
       },
     };
   } catch (error) {
     await crossProcess?.close();
+    s3Storage?.close();
     await database.close();
     throw error;
   }

@@ -16,11 +16,7 @@ const contract = existsSync(publishedContractPath) ? readFileSync(publishedContr
  * Resolving an issue removes its lines; the list is empty when the contract is served whole.
  */
 const notServedYet: Record<string, string> = {
-  'Attachment was removed.': '#16 attachments',
-  'Event.attachments was removed.': '#16 attachments',
   'ATTACHMENT was removed from enum type SourceKind.': '#16 attachments',
-  'PostMessageInput.attachments was removed.': '#16 attachments',
-  'Query.attachment was removed.': '#16 attachments',
   'ContinuationApproval was removed.': '#17 approval',
   'ProposalStatus was removed.': '#17 approval',
   'ContinuationProposal was removed.': '#17 approval',

@@ -8,6 +8,8 @@ import type { SessionEntity } from '../db/entities/session.entity';
 import { ErrorCode } from '../domain/errors';
 import { failureError } from './errors';
 import type { AccountService } from '../services/accounts.service';
+import type { AttachmentService } from '../services/attachments.service';
+import type { AttachmentEntity } from '../db/entities/attachment.entity';
 import type { ContinuationService } from '../services/continuations.service';
 import type { LineageService } from '../services/lineage.service';
 import type { PlanService } from '../services/plans.service';
@@ -33,6 +35,7 @@ export interface Services {
   runs: RunService;
   search: SearchService;
   recommendations: RecommendationService;
+  attachments: AttachmentService;
 }
 
 /** Per-operation loaders: batching and caching live only as long as one operation (or one subscription event). */
@@ -49,6 +52,7 @@ export interface Loaders {
   recallCountsByManifestId: DataLoader<string, Map<number, number>>;
   childrenByParentId: DataLoader<string, SessionEntity[]>;
   contextUsageBySessionId: DataLoader<string, ContextUsage | null>;
+  attachmentByCid: DataLoader<string, AttachmentEntity | null>;
 }
 
 export interface Context {
@@ -77,6 +81,7 @@ export function createLoaders(viewer: Viewer, services: Services): Loaders {
     recallCountsByManifestId: new DataLoader((ids) => services.lineage.recallCounts(ids)),
     childrenByParentId: new DataLoader((ids) => services.sessions.childrenOf(accountId, ids)),
     contextUsageBySessionId: new DataLoader((ids) => services.runs.contextUsage(accountId, ids)),
+    attachmentByCid: new DataLoader((cids) => services.attachments.attachmentsByCids(accountId, cids)),
   };
 }
 

@@ -1,5 +1,6 @@
 import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
+import { AttachmentEntity } from './attachment.entity';
 import { ContinuationEdgeEntity } from './continuation-edge.entity';
 import { EventEntity } from './event.entity';
 import { MemoryEntryEntity } from './memory-entry.entity';
@@ -14,6 +15,7 @@ import { SessionEntity } from './session.entity';
 export {
   AccountEntity,
   ApiKeyEntity,
+  AttachmentEntity,
   ContinuationEdgeEntity,
   EventEntity,
   MemoryEntryEntity,
@@ -38,4 +40,5 @@ export const entities = [
   ResourceVersionEntity,
   MemoryEntryEntity,
   MemoryPathEntity,
+  AttachmentEntity,
 ];

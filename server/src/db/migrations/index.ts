@@ -8,6 +8,7 @@ import { ManifestsBySuccessor1796040000000 } from './1796040000000-ManifestsBySu
 import { EventSearch1796043600000 } from './1796043600000-EventSearch';
 import { ManifestsByOrigin1796047200000 } from './1796047200000-ManifestsByOrigin';
 import { RunOutput1796050800000 } from './1796050800000-RunOutput';
+import { Attachments1796054400000 } from './1796054400000-Attachments';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   EventSearch1796043600000,
   ManifestsByOrigin1796047200000,
   RunOutput1796050800000,
+  Attachments1796054400000,
 ];

@@ -52,7 +52,7 @@ export function sessions(query: SqlQuery, pageSize: number): AsyncGenerator<Stor
 export function events(query: SqlQuery, pageSize: number): AsyncGenerator<StoredEvent> {
   return pages(
     query,
-    `SELECT id, session_id, seq, kind, text, data, tool_call_id, replay_of_id, created_at, hash
+    `SELECT id, session_id, seq, kind, text, data, tool_call_id, replay_of_id, created_at, attachment_cids, hash
      FROM events WHERE (session_id, seq) > ($1, $2) ORDER BY session_id, seq LIMIT $3`,
     pageSize,
     [BEFORE_ALL, 0],
@@ -67,6 +67,7 @@ export function events(query: SqlQuery, pageSize: number): AsyncGenerator<Stored
       toolCallId: row.tool_call_id as string | null,
       replayOfId: row.replay_of_id as string | null,
       createdAt: row.created_at as Date,
+      attachmentCids: row.attachment_cids as string[],
       hash: row.hash as string,
     }),
   );

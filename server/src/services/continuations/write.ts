@@ -26,6 +26,7 @@ import { eventReader } from './sources';
 export interface BranchMessage {
   text: string;
   clientMessageId: string | null;
+  attachmentCids: string[];
 }
 
 export interface Written {
@@ -85,11 +86,13 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
       data: { role: 'banner', edgeId, manifestId, predecessorId: predecessor.id, predecessorTitle: predecessor.title, reason: input.reason, actor },
     },
     branchMessage
-      ? { kind: EventKind.USER_MESSAGE, text: branchMessage.text, clientMessageId: branchMessage.clientMessageId }
+      ? { kind: EventKind.USER_MESSAGE, text: branchMessage.text, clientMessageId: branchMessage.clientMessageId, attachmentCids: branchMessage.attachmentCids }
       : {
           kind: EventKind.USER_MESSAGE,
           text: initiating!.text,
           replayOfId: initiating!.id,
+          // The same attachments by cid: linked again, never copied.
+          attachmentCids: initiating!.attachmentCids,
           tokenCount: initiating!.data == null ? initiating!.tokenCount : undefined,
         },
   ]);
