@@ -80,9 +80,10 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       },
     };
     const agent = config.agent;
-    const continuations = new ContinuationService(dataSource, notifier, config.continuationPolicy);
     const databaseStorage = new DatabaseAttachmentStorage(dataSource);
     s3Storage = config.s3 ? new S3AttachmentStorage(config.s3) : null;
+    const attachments = new AttachmentService(dataSource, s3Storage ?? databaseStorage, databaseStorage, config.attachmentMaxBytes ?? DEFAULT_ATTACHMENT_MAX_BYTES);
+    const continuations = new ContinuationService(dataSource, notifier, attachments, config.continuationPolicy);
     const services: Services = {
       accounts: new AccountService(dataSource),
       sessions: new SessionService(dataSource),
@@ -94,13 +95,13 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       runs: new RunService(dataSource, notifier, agent),
       search: new SearchService(dataSource),
       recommendations: new RecommendationService(dataSource),
-      attachments: new AttachmentService(dataSource, s3Storage ?? databaseStorage, databaseStorage, config.attachmentMaxBytes ?? DEFAULT_ATTACHMENT_MAX_BYTES),
+      attachments,
     };
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
     const schema = await buildAppSchema(pubSub);
     const provider = timed(modelProvider(config));
     if (provider) {
-      const runner = new TurnRunner(dataSource, notifier, continuations, new RecallTools(services), provider, schema, {
+      const runner = new TurnRunner(dataSource, notifier, continuations, new RecallTools(services), attachments, provider, schema, {
         windowTokens: agent.windowTokens,
         threshold: agent.continuationThreshold,
         maxSteps: agent.maxSteps,
@@ -142,6 +143,7 @@ function timed(provider: ModelProvider | null): ModelProvider | null {
   if (!provider) return null;
   return {
     name: provider.name,
+    readsAttachments: provider.readsAttachments,
     async complete(request) {
       const end = metrics.modelCalls.startTimer({ provider: provider.name });
       try {

@@ -1,4 +1,8 @@
 import { createHash } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ATTACHMENT_TEXT_MAX_CHARS } from '../src/runtime/tools';
 import { canonicalJson } from '../src/domain/canonical-json';
 import type { Violation } from '../src/domain/invariants';
 import { verifyDatabase } from '../src/services/integrity.service';
@@ -205,5 +209,31 @@ describe('attachments', () => {
       { input: { sessionId, text: 'in a new direction', branch: true, attachments: [file.cid] } },
     );
     expect(branched.postMessage.event).toEqual({ session: { kind: 'CONTINUATION' }, attachments: [{ cid: file.cid }] });
+  });
+
+  it('read_attachment, the recall tool, reads a text attachment as text and describes any other, for its account only', async () => {
+    const mcp = new Client({ name: 'attachments-test', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${client.apiKey}` } } }));
+    const read = async (cid: string) => {
+      const result = (await mcp.callTool({ name: 'read_attachment', arguments: { cid } })) as CallToolResult;
+      return { error: result.isError ?? false, body: JSON.parse((result.content[0] as { text: string }).text) };
+    };
+    try {
+      const text = await uploaded(client, 'readme.md', 'text/markdown; charset=utf-8', Buffer.from('# Read me\nexactly this'));
+      expect(await read(text.cid)).toEqual({
+        error: false,
+        body: { cid: text.cid, name: 'readme.md', mediaType: 'text/markdown; charset=utf-8', byteSize: 22, text: '# Read me\nexactly this', complete: true },
+      });
+      const long = await uploaded(client, 'long.txt', 'text/plain', Buffer.from('x'.repeat(20_000)));
+      expect((await read(long.cid)).body).toMatchObject({ complete: false, text: 'x'.repeat(ATTACHMENT_TEXT_MAX_CHARS) });
+      const image = await uploaded(client, 'pixel.png', 'image/png', PNG_1X1);
+      const described = await read(image.cid);
+      expect(described.body.description).toBe(`pixel.png (image/png, ${PNG_1X1.length} bytes, cid ${image.cid}): not text, so its bytes are not shown here.`);
+      expect(described.body).not.toHaveProperty('text');
+      const theirs = await uploaded(other, 'theirs.txt', 'text/plain', Buffer.from('not yours to read'));
+      expect(await read(theirs.cid)).toMatchObject({ error: true, body: { code: 'NOT_FOUND' } });
+    } finally {
+      await mcp.close();
+    }
   });
 });

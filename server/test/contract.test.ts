@@ -16,7 +16,6 @@ const contract = existsSync(publishedContractPath) ? readFileSync(publishedContr
  * Resolving an issue removes its lines; the list is empty when the contract is served whole.
  */
 const notServedYet: Record<string, string> = {
-  'ATTACHMENT was removed from enum type SourceKind.': '#16 attachments',
   'ContinuationApproval was removed.': '#17 approval',
   'ProposalStatus was removed.': '#17 approval',
   'ContinuationProposal was removed.': '#17 approval',

@@ -113,10 +113,24 @@ export class AttachmentService {
 
   /** The attachment's bytes when it has at most `maxBytes`; null for a larger one, which is not read. */
   async bytes(attachment: AttachmentEntity, maxBytes: number): Promise<Buffer | null> {
-    if (attachment.byteSize > maxBytes) return null;
+    return attachment.byteSize > maxBytes ? null : this.start(attachment, maxBytes);
+  }
+
+  /** The first `maxBytes` of the attachment (all of a smaller one), reading no further. */
+  async start(attachment: AttachmentEntity, maxBytes: number): Promise<Buffer> {
     const pieces: Buffer[] = [];
-    for await (const piece of await this.open(attachment)) pieces.push(piece as Buffer);
-    return Buffer.concat(pieces);
+    let size = 0;
+    const stream = await this.open(attachment);
+    try {
+      for await (const piece of stream) {
+        pieces.push(piece as Buffer);
+        size += (piece as Buffer).length;
+        if (size >= maxBytes) break;
+      }
+    } finally {
+      stream.destroy();
+    }
+    return Buffer.concat(pieces, size).subarray(0, maxBytes);
   }
 
   /**

@@ -14,7 +14,9 @@ import { SessionEntity } from '../db/entities/session.entity';
 import { isUniqueViolation } from '../db/errors';
 import { EventPrefetch, SnapshotQuery, continuationSnapshot, lockWithSnapshot } from '../db/repositories/continuation.repository';
 import { inWriteTransaction, WriteTransaction } from '../db/write-transaction';
-import { compile, prepare, recommendations, tokenBudget } from './continuations/compile';
+import { compile, initiatingAttachments, prepare, recommendations, tokenBudget } from './continuations/compile';
+import { AttachmentService, attachmentReference } from './attachments.service';
+import { CitedAttachment } from './continuations/sources';
 import { ContinuationPolicy, DEFAULT_CONTINUATION_POLICY } from './continuations/policy';
 import { Refused, notFound, refuse } from './continuations/refusal';
 import { eventReader } from './continuations/sources';
@@ -24,6 +26,9 @@ import { Viewer } from './viewer';
 import { metrics } from '../metrics';
 
 export { AGENT_TOOLS, DEFAULT_CONTINUATION_POLICY, type ContinuationPolicy } from './continuations/policy';
+
+/** A text attachment is read for an excerpt only up to this size, so that citing a file never reads a large one whole. */
+const ATTACHMENT_EXCERPT_MAX_BYTES = 256 * 1024;
 
 export interface ContinuationResult {
   edge: ContinuationEdgeEntity;
@@ -47,6 +52,7 @@ export class ContinuationService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly notifier: ChangeNotifier,
+    private readonly attachments: AttachmentService,
     private readonly policy: ContinuationPolicy = DEFAULT_CONTINUATION_POLICY,
   ) {}
 
@@ -132,10 +138,12 @@ export class ContinuationService {
     const fingerprint = requestFingerprint(input, options.actor);
     // Read before the lock: events never change, and a recommendation is a suggestion, not a check.
     const recommended = await recommendations(this.dataSource.manager, viewer, input);
+    // Attachments never change either, and their bytes may be elsewhere than the database.
+    const attachments = await this.citedAttachments(viewer, input);
     let created: Written | Outcome<ContinuationResult>;
     try {
       created = await inWriteTransaction(this.dataSource, (transaction) =>
-        this.create(transaction, viewer, input, options, fingerprint, branchMessage, recommended),
+        this.create(transaction, viewer, input, options, fingerprint, branchMessage, { recommended, attachments }),
       );
     } catch (error) {
       if (error instanceof Refused) return { ok: false, error: error.failure };
@@ -184,7 +192,7 @@ export class ContinuationService {
     options: ContinueOptions,
     fingerprint: string,
     branchMessage: BranchMessage | null,
-    recommended: RecommendedRange[],
+    readBefore: { recommended: RecommendedRange[]; attachments: ReadonlyMap<string, CitedAttachment> },
   ): Promise<Written | Outcome<ContinuationResult>> {
     const manager = transaction.manager;
     const { predecessor, snapshot, prefetched } = await lockWithSnapshot(
@@ -195,7 +203,15 @@ export class ContinuationService {
     if (!predecessor) return refuse(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['input', 'sessionId'], message: 'No such session.' }]);
     // A call with the same key may have committed while this one waited for the lock.
     if (snapshot.earlierEdgeId) return (await this.replay(manager, viewer, input.idempotencyKey, fingerprint))!;
-    const checked = await prepare(manager, viewer, predecessor, input, snapshot, { callerRunId: options.callerRunId, branching: branchMessage !== null });
+    const checked = await prepare(
+      manager,
+      viewer,
+      predecessor,
+      input,
+      snapshot,
+      { callerRunId: options.callerRunId, branching: branchMessage !== null },
+      readBefore.attachments,
+    );
     return writeContinuation(transaction, this.policy, {
       viewer,
       input,
@@ -205,7 +221,7 @@ export class ContinuationService {
       predecessor,
       snapshot,
       prefetched,
-      prepared: { ...checked, recommended },
+      prepared: { ...checked, recommended: readBefore.recommended },
     });
   }
 
@@ -223,10 +239,12 @@ export class ContinuationService {
     try {
       const snapshot = await continuationSnapshot(manager, this.snapshotQuery(viewer, input));
       const prepared = {
-        ...(await prepare(manager, viewer, predecessor, input, snapshot, { branching: false })),
+        ...(await prepare(manager, viewer, predecessor, input, snapshot, { branching: false }, await this.citedAttachments(viewer, input))),
         recommended: await recommendations(manager, viewer, input),
       };
-      const { projection } = await compile(eventReader(manager), this.policy, viewer, input, predecessor, prepared, prepared.initiating!, {
+      const initiating = prepared.initiating!;
+      const attached = await initiatingAttachments(manager, viewer, initiating);
+      const { projection } = await compile(eventReader(manager), this.policy, viewer, input, predecessor, prepared, initiating, attached, {
         edgeId: randomUUID(),
         manifestId: randomUUID(),
       });
@@ -235,6 +253,19 @@ export class ContinuationService {
       if (error instanceof Refused) return { ok: false, error: error.failure };
       throw error;
     }
+  }
+
+  /**
+   * The viewer's attachments the sources cite, each with the content of a text attachment small
+   * enough to be an excerpt; a cid the viewer does not hold is missing (resolution refuses it).
+   */
+  private async citedAttachments(viewer: Viewer, input: ContinueSessionRequest): Promise<Map<string, CitedAttachment>> {
+    const cids = input.sources.flatMap((source) => (source.kind === SourceKind.ATTACHMENT && typeof source.cid === 'string' ? [source.cid] : []));
+    const found = (await this.attachments.attachmentsByCids(viewer.accountId, [...new Set(cids)])).filter((attachment) => attachment !== null);
+    const cited = await Promise.all(
+      found.map(async (attachment) => ({ reference: attachmentReference(attachment), excerpt: await this.attachments.text(attachment, ATTACHMENT_EXCERPT_MAX_BYTES) })),
+    );
+    return new Map(cited.map((attachment) => [attachment.reference.cid, attachment]));
   }
 
   /** What the compiler will read, as `compile` asks for it: fetched with the lock, and checked again by the reader. */

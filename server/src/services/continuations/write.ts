@@ -18,7 +18,7 @@ import { CombinedStatement } from '../../db/statement';
 import { WriteTransaction } from '../../db/write-transaction';
 import { Viewer } from '../viewer';
 import { checkRateLimits } from './checks';
-import { Prepared, compile, manifestEntity, tokenBudget } from './compile';
+import { Prepared, compile, initiatingAttachments, manifestEntity, tokenBudget } from './compile';
 import { ContinuationPolicy } from './policy';
 import { eventReader } from './sources';
 
@@ -99,7 +99,8 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
   Object.assign(successor, opened.totals);
   const successorEvents = opened.events;
   const initiatingEvent = initiating ?? successorEvents[1];
-  const { block, projection } = await compile(eventReader(manager, write.prefetched), policy, viewer, input, predecessor, prepared, initiatingEvent, {
+  const attached = await initiatingAttachments(manager, viewer, initiatingEvent);
+  const { block, projection } = await compile(eventReader(manager, write.prefetched), policy, viewer, input, predecessor, prepared, initiatingEvent, attached, {
     edgeId,
     manifestId,
   });
