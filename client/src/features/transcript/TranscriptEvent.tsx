@@ -5,6 +5,7 @@ import type { EventKind, TranscriptEventFragment } from '../../gql/graphql';
 import { readSuccessorBanner, readTransitionCard } from '../continuation/continuation-events';
 import { TransitionCard } from '../continuation/TransitionCard';
 import { Markdown } from '../markdown/Markdown';
+import { AttachmentList } from '../attachments/AttachmentList';
 import { eventRangeLink } from './cited-range';
 
 export const TranscriptEventFragmentDocument = graphql(`
@@ -17,6 +18,13 @@ export const TranscriptEventFragmentDocument = graphql(`
     toolCallId
     tokenCount
     createdAt
+    attachments {
+      cid
+      name
+      mediaType
+      byteSize
+      url
+    }
     replayOf {
       id
       session {
@@ -65,6 +73,7 @@ export function TranscriptEvent({ event }: { event: TranscriptEventFragment }) {
         <time dateTime={event.createdAt}>{formatTime(event.createdAt)}</time>
       </header>
       {event.text && (answer ? <Markdown className="transcript-event-text transcript-event-markdown" text={event.text} /> : <p className="transcript-event-text">{event.text}</p>)}
+      <AttachmentList attachments={event.attachments} />
       {stopped && <p className="transcript-event-stopped">Stopped before it finished.</p>}
       {hasPayload && <pre className="transcript-event-payload">{JSON.stringify(event.data, null, 2)}</pre>}
       {event.replayOf && (
