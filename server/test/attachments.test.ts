@@ -107,6 +107,29 @@ describe('attachments', () => {
     expect((await upload(client, 'limit.bin', 'application/octet-stream', tooLarge.subarray(0, MAX_BYTES))).status).toBe(201);
   });
 
+  it('leaves no bytes behind when storing a chunk or recording the attachment fails', async () => {
+    const bytes = randomFile(3 * CHUNK_BYTES, 'faulty');
+    const secondChunk = `\\x${bytes.subarray(CHUNK_BYTES, CHUNK_BYTES + 16).toString('hex')}`;
+    const faults: [table: string, condition: string][] = [
+      ['attachment_chunks', `substring(NEW.bytes from 1 for 16) = '${secondChunk}'::bytea`],
+      ['attachments', `NEW.cid = '${sha256(bytes)}'`],
+    ];
+    for (const [index, [table, condition]] of faults.entries()) {
+      const before = await stored();
+      await sql(`CREATE FUNCTION inject_upload_fault_${index}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected fault'; END $$`);
+      await sql(`CREATE TRIGGER inject_upload_fault_${index} BEFORE INSERT ON ${table} FOR EACH ROW WHEN (${condition}) EXECUTE FUNCTION inject_upload_fault_${index}()`);
+      try {
+        const answer = await upload(client, 'faulty.bin', 'application/octet-stream', bytes);
+        expect({ table, status: answer.status, code: answer.body.errors?.[0].extensions.code }).toEqual({ table, status: 500, code: 'INTERNAL_SERVER_ERROR' });
+        expect({ table, stored: await stored() }).toEqual({ table, stored: before });
+      } finally {
+        await sql(`DROP TRIGGER inject_upload_fault_${index} ON ${table}`);
+        await sql(`DROP FUNCTION inject_upload_fault_${index}()`);
+      }
+    }
+    expect((await upload(client, 'faulty.bin', 'application/octet-stream', bytes)).status).toBe(201);
+  });
+
   it.each([
     ['a missing media type', 'x.bin', null, 415],
     ['a malformed media type', 'x.bin', 'image', 415],

@@ -80,7 +80,15 @@ export class AttachmentService {
       storageKey: stored.key,
       createdAt: new Date(),
     });
-    if (await recordAttachment(this.dataSource.manager, attachment)) return { status: 'CREATED', attachment };
+    let created: boolean;
+    try {
+      created = await recordAttachment(this.dataSource.manager, attachment);
+    } catch (error) {
+      // Bytes no attachment names would never be served: they go with the failed upload.
+      await this.storage.remove(stored.key);
+      throw error;
+    }
+    if (created) return { status: 'CREATED', attachment };
     await this.storage.remove(stored.key);
     const [existing] = await findAttachments(this.dataSource.manager, viewer.accountId, [stored.cid]);
     return { status: 'EXISTING', attachment: existing };
