@@ -77,7 +77,10 @@ describe('attachments across a continuation', () => {
     expect(context(next)).not.toContain(PNG_1X1.toString('base64'));
     // Linked again by cid: not a byte more in storage.
     expect(await stored()).toEqual(before);
-    const [{ links }] = await sql('SELECT count(*)::int AS links FROM events WHERE $1 = ANY(attachment_cids)', [image.cid]);
+    const [{ links }] = await sql(
+      'SELECT count(*)::int AS links FROM events WHERE $1 = ANY(attachment_cids) AND account_id = (SELECT account_id FROM events WHERE id = $2)',
+      [image.cid, eventId],
+    );
     expect(links).toBe(2);
   });
 
