@@ -130,6 +130,36 @@ describe('attachments', () => {
     expect((await upload(client, 'faulty.bin', 'application/octet-stream', bytes)).status).toBe(201);
   });
 
+  it('keeps nothing of an upload the client abandons halfway', async () => {
+    const before = await stored();
+    const controller = new AbortController();
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(stream) {
+        // A chunk and a half, then the client gives up.
+        if (sent >= CHUNK_BYTES * 1.5) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          controller.abort();
+          return;
+        }
+        sent += 64 * 1024;
+        stream.enqueue(randomFile(64 * 1024, `abandoned ${sent}`));
+      },
+    });
+    const abandoned = fetch(`${server.url}/attachments?name=abandoned.bin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream', authorization: `Bearer ${client.apiKey}` },
+      body,
+      duplex: 'half',
+      signal: controller.signal,
+    } as RequestInit);
+    await expect(abandoned).rejects.toThrow();
+    for (let waited = 0; waited < 5_000 && JSON.stringify(await stored()) !== JSON.stringify(before); waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await stored()).toEqual(before);
+  });
+
   it.each([
     ['a missing media type', 'x.bin', null, 415],
     ['a malformed media type', 'x.bin', 'image', 415],

@@ -55,16 +55,23 @@ export function attachmentsRouter({ accounts, attachments }: AttachmentRouteServ
       return sendError(res, 415, 'Send the file as it is, without a Content-Encoding: its cid is the hash of exactly those bytes.', 'INVALID_INPUT');
     }
     const declared = req.headers['content-length'];
-    // Whatever was not read, after a refusal or a failure, is read and dropped, so that the connection stays usable for the answer.
-    const result = await attachments
-      .upload(viewer, {
+    let result: UploadResult;
+    try {
+      result = await attachments.upload(viewer, {
         name: typeof req.query.name === 'string' ? req.query.name : undefined,
         contentType: req.headers['content-type'],
         contentLength: declared === undefined ? undefined : Number(declared),
         // Not destroyed when storage stops reading early: the rest is drained below, and the socket answers.
         body: req.iterator({ destroyOnReturn: false }),
-      })
-      .finally(() => req.resume());
+      });
+    } catch (error) {
+      // A client that went away mid-upload is no fault of the server's; storage removed what it had kept.
+      if (req.readableAborted) return;
+      throw error;
+    } finally {
+      // Whatever was not read, after a refusal or a failure, is read and dropped, so that the connection stays usable for the answer.
+      req.resume();
+    }
     const status = STATUS_OF[result.status];
     if ('failure' in result) return sendError(res, status, result.failure.message, result.failure.code, result.failure.details);
     res.status(status).json(attachmentJson(result.attachment));
