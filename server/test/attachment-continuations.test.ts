@@ -1,3 +1,5 @@
+import type { Violation } from '../src/domain/invariants';
+import { verifyDatabase } from '../src/services/integrity.service';
 import { PNG_1X1, randomFile, uploaded, UploadedAttachment } from './helpers/attachments';
 import { continuation, continueSession, createSession } from './helpers/continuations';
 import { GraphQLTestClient } from './helpers/graphql-client';
@@ -82,6 +84,16 @@ describe('attachments across a continuation', () => {
       [image.cid, eventId],
     );
     expect(links).toBe(2);
+
+    const runner = server.app.database.dataSource.createQueryRunner();
+    await runner.connect();
+    const violations: Violation[] = [];
+    try {
+      await verifyDatabase((text, parameters) => runner.query(text, parameters), { onViolation: (violation) => violations.push(violation) });
+    } finally {
+      await runner.release();
+    }
+    expect(violations).toEqual([]);
   });
 
   it("carries a cited text attachment's content as an excerpt when it fits, and only its reference otherwise", async () => {
