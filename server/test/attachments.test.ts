@@ -79,6 +79,15 @@ describe('attachments', () => {
     expect(attachment).toEqual({ ...first.body, createdAt: expect.any(String) });
   });
 
+  it('stores one copy when the same file is uploaded five times at once', async () => {
+    const bytes = randomFile(CHUNK_BYTES + 10, 'at once');
+    const before = await stored();
+    const answers = await Promise.all(Array.from({ length: 5 }, (_, index) => upload(client, `copy ${index}.bin`, 'application/octet-stream', bytes)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 200, 201]);
+    expect(new Set(answers.map((answer) => answer.body.cid))).toEqual(new Set([sha256(bytes)]));
+    expect(await stored()).toEqual({ attachments: before.attachments + 1, chunks: before.chunks + 2 });
+  });
+
   it('keeps a file streamed without a declared length, and an empty one', async () => {
     const bytes = randomFile(CHUNK_BYTES + 1, 'streamed');
     const stream = new Blob([bytes]).stream();
