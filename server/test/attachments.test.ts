@@ -4,10 +4,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ATTACHMENT_TEXT_MAX_CHARS } from '../src/runtime/tools';
 import { canonicalJson } from '../src/domain/canonical-json';
-import type { Violation } from '../src/domain/invariants';
-import { verifyDatabase } from '../src/services/integrity.service';
 import { CHUNK_BYTES } from '../src/storage/database-storage';
-import { download, PNG_1X1, randomFile, sha256, upload, uploaded } from './helpers/attachments';
+import { download, PNG_1X1, randomFile, sha256, upload, uploaded, violationsOf } from './helpers/attachments';
 import { continuation, continueSession, createSession, postMessage } from './helpers/continuations';
 import { GraphQLTestClient } from './helpers/graphql-client';
 import { startTestServer, TestServer } from './helpers/test-server';
@@ -229,15 +227,7 @@ describe('attachments', () => {
     const plain = await post({ sessionId, text: 'no files' });
     expect(plain.event!.attachments).toEqual([]);
 
-    const runner = server.app.database.dataSource.createQueryRunner();
-    await runner.connect();
-    const violations: Violation[] = [];
-    try {
-      await verifyDatabase((text, parameters) => runner.query(text, parameters), { onViolation: (violation) => violations.push(violation) });
-    } finally {
-      await runner.release();
-    }
-    expect(violations).toEqual([]);
+    expect(await violationsOf(server, [sessionId])).toEqual([]);
   });
 
   it("refuses a message linking an unknown, another account's, malformed or repeated cid, writing nothing", async () => {

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { Violation } from '../../src/domain/invariants';
+import { verifyDatabase } from '../../src/services/integrity.service';
 import { GraphQLTestClient } from './graphql-client';
+import type { TestServer } from './test-server';
 
 export interface UploadedAttachment {
   cid: string;
@@ -64,3 +67,23 @@ export const PNG_1X1 = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/**
+ * What the verifier finds wrong about these sessions (their events, edges and runs). On
+ * PostgreSQL the run's test files share one database, and some write broken rows on purpose.
+ */
+export async function violationsOf(server: TestServer, sessionIds: string[]): Promise<Violation[]> {
+  const runner = server.app.database.dataSource.createQueryRunner();
+  await runner.connect();
+  const violations: Violation[] = [];
+  try {
+    await verifyDatabase((text, parameters) => runner.query(text, parameters), {
+      onViolation: (violation) => {
+        if (Object.values(violation.ids).some((id) => sessionIds.includes(id))) violations.push(violation);
+      },
+    });
+  } finally {
+    await runner.release();
+  }
+  return violations;
+}
