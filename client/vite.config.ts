@@ -29,6 +29,7 @@ export default defineConfig({
     proxy: {
       '/graphql': { target: apiUrl, ws: true },
       '/healthz': { target: apiUrl },
+      '/attachments': { target: apiUrl },
     },
   },
 });

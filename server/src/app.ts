@@ -19,6 +19,10 @@ import { TranscriptService } from './services/transcript.service';
 import { RunService } from './services/runs.service';
 import { SearchService } from './services/search.service';
 import { RecommendationService } from './services/recommendations.service';
+import { AttachmentService } from './services/attachments.service';
+import { DEFAULT_ATTACHMENT_MAX_BYTES } from './domain/attachments';
+import { DatabaseAttachmentStorage } from './storage/database-storage';
+import { S3AttachmentStorage } from './storage/s3-storage';
 import { ChangeNotifier } from './services/notifications';
 import { ModelProvider } from './domain/agent';
 import { BuiltinAgent } from './domain/builtin-agent';
@@ -52,6 +56,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   useLogger(createLogger({ level: config.logLevel ?? 'info', pretty: config.development, destination: config.logDestination }));
   const database = await openDatabase(config);
   let crossProcess: PostgresEventTarget | RedisEventTarget | null = null;
+  let s3Storage: S3AttachmentStorage | null = null;
   try {
     const { dataSource } = database;
     // One process embedded, or many: then publishes cross processes through Redis, or else LISTEN/NOTIFY.
@@ -76,7 +81,10 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       },
     };
     const agent = config.agent;
-    const continuations = new ContinuationService(dataSource, notifier, config.continuationPolicy);
+    const databaseStorage = new DatabaseAttachmentStorage(dataSource);
+    s3Storage = config.s3 ? new S3AttachmentStorage(config.s3) : null;
+    const attachments = new AttachmentService(dataSource, s3Storage ?? databaseStorage, databaseStorage, config.attachmentMaxBytes ?? DEFAULT_ATTACHMENT_MAX_BYTES);
+    const continuations = new ContinuationService(dataSource, notifier, attachments, config.continuationPolicy);
     const approval = config.approval ?? DEFAULT_APPROVAL_SETTINGS;
     const proposals = new ProposalService(dataSource, notifier, continuations, agent.provider !== 'none', approval);
     const services: Services = {
@@ -91,12 +99,13 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       search: new SearchService(dataSource),
       recommendations: new RecommendationService(dataSource),
       proposals,
+      attachments,
     };
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
     const schema = await buildAppSchema(pubSub);
     const provider = timed(modelProvider(config));
     if (provider) {
-      const runner = new TurnRunner(dataSource, notifier, continuations, proposals, new RecallTools(services), provider, schema, {
+      const runner = new TurnRunner(dataSource, notifier, continuations, proposals, new RecallTools(services), attachments, provider, schema, {
         windowTokens: agent.windowTokens,
         threshold: agent.continuationThreshold,
         maxSteps: agent.maxSteps,
@@ -122,12 +131,14 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
         await worker?.stop();
         await http.close();
         await crossProcess?.close();
+        s3Storage?.close();
         unwatchPool();
         await database.close();
       },
     };
   } catch (error) {
     await crossProcess?.close();
+    s3Storage?.close();
     await database.close();
     throw error;
   }
@@ -138,6 +149,7 @@ function timed(provider: ModelProvider | null): ModelProvider | null {
   if (!provider) return null;
   return {
     name: provider.name,
+    readsAttachments: provider.readsAttachments,
     async complete(request) {
       const end = metrics.modelCalls.startTimer({ provider: provider.name });
       try {

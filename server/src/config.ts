@@ -5,6 +5,8 @@ import { ContinuationPolicy, DEFAULT_CONTINUATION_POLICY } from './services/cont
 import { ApprovalSettings, DEFAULT_APPROVAL_SETTINGS } from './services/proposals.service';
 import { ContinuationApproval } from './domain/proposals';
 import { LOG_LEVELS, LogLevel } from './logger';
+import { DEFAULT_ATTACHMENT_MAX_BYTES } from './domain/attachments';
+import type { S3StorageOptions } from './storage/s3-storage';
 
 /** Everything the server reads from its environment; the README's configuration table lists the same. */
 export interface AppConfig {
@@ -35,6 +37,10 @@ export interface AppConfig {
   logDestination?: DestinationStream;
   /** When set, `/metrics` answers only requests bearing it (`Authorization: Bearer <token>`). */
   metricsToken?: string;
+  /** The most bytes one attachment may have; 25 MiB when absent. */
+  attachmentMaxBytes?: number;
+  /** An S3-compatible bucket for attachment bytes; absent: the database keeps them. */
+  s3?: S3StorageOptions;
 }
 
 export type CorsOrigins = string[] | '*';
@@ -63,6 +69,28 @@ function logLevel(raw: string | undefined): LogLevel {
   const level = LOG_LEVELS.find((candidate) => candidate === raw.toLowerCase());
   if (!level) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw}").`);
   return level;
+}
+
+/** S3_BUCKET selects S3 storage; the other S3_ variables say where and as whom. */
+function s3Options(env: NodeJS.ProcessEnv): S3StorageOptions | undefined {
+  if (!env.S3_BUCKET) {
+    if (env.S3_ENDPOINT) throw new ConfigError('S3_ENDPOINT is set without S3_BUCKET: name the bucket attachments go to.');
+    return undefined;
+  }
+  const accessKeyId = env.S3_ACCESS_KEY_ID;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY;
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new ConfigError('Set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither.');
+  const pathStyle = env.S3_FORCE_PATH_STYLE;
+  if (pathStyle && pathStyle !== 'true' && pathStyle !== 'false') throw new ConfigError(`S3_FORCE_PATH_STYLE must be true or false (got "${pathStyle}").`);
+  return {
+    endpoint: env.S3_ENDPOINT || undefined,
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION || 'us-east-1',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
+    // Self-hosted servers (an endpoint given) mostly want path-style addressing; AWS itself virtual-hosted.
+    forcePathStyle: pathStyle ? pathStyle === 'true' : Boolean(env.S3_ENDPOINT),
+    keyPrefix: env.S3_KEY_PREFIX || undefined,
+  };
 }
 
 /** Which model answers, and how this process runs the agent's work. */
@@ -177,5 +205,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     agent: agentConfig(env),
     logLevel: logLevel(env.LOG_LEVEL),
     metricsToken: env.METRICS_TOKEN || undefined,
+    attachmentMaxBytes: integer(env, 'ATTACHMENT_MAX_BYTES', DEFAULT_ATTACHMENT_MAX_BYTES, 1, 2_147_483_647),
+    s3: s3Options(env),
   };
 }

@@ -64,7 +64,7 @@ describe('the runtime with an OpenAI-compatible model', () => {
     const request = fake.requests[before];
     expect(request.model).toBe('test-model');
     const offered = request.tools!.map((tool) => (tool as { function: { name: string } }).function.name);
-    expect(offered).toEqual(['continue_session', 'read_events', 'search_history', 'read_manifest', 'read_resource', 'read_memory', 'walk_lineage', 'delegate']);
+    expect(offered).toEqual(['continue_session', 'read_events', 'search_history', 'read_manifest', 'read_resource', 'read_memory', 'read_attachment', 'walk_lineage', 'delegate']);
     // A successor's identity names the same tools.
     expect(AGENT_TOOLS).toEqual(offered);
     expect(request.messages[0]).toMatchObject({ role: 'system' });

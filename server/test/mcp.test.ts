@@ -53,6 +53,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
       'walk_lineage',
       'read_resource',
       'read_memory',
+      'read_attachment',
     ]);
     const continueTool = tools.find((tool) => tool.name === 'continue_session')!;
     expect(continueTool.inputSchema.required).toEqual(expect.arrayContaining(['sessionId', 'handoff', 'sources', 'reason', 'title']));

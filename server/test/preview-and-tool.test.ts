@@ -95,6 +95,7 @@ describe('continueSessionTool', () => {
         ['session_event', ['kind', 'relevance', 'sessionId', 'eventId']],
         ['resource', ['kind', 'relevance', 'url']],
         ['memory', ['kind', 'relevance', 'path']],
+        ['attachment', ['kind', 'relevance', 'cid']],
       ]);
       expect(Object.keys(parameters.properties.transfer.properties)).toEqual(['plan', 'pendingRuns', 'pinnedTools', 'pinnedResources']);
       expect(parameters.properties.transfer.properties.plan.enum).toEqual(['carry', 'close', 'omit']);

@@ -4,6 +4,7 @@ import { CONTINUE, continuation, createSession, postMessage } from './helpers/co
 import { GraphQLTestClient } from './helpers/graphql-client';
 import { eventsOf, settledRuns } from './helpers/runs';
 import { TestServer, startTestServer } from './helpers/test-server';
+import { download, PNG_1X1, uploaded } from './helpers/attachments';
 import { DEFAULT_AGENT_CONFIG } from '../src/config';
 
 /**
@@ -14,7 +15,7 @@ import { DEFAULT_AGENT_CONFIG } from '../src/config';
 const onPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 
 /** Tables that grow with use: a sequential scan of any of them costs time in proportion to the data. */
-const GROWING_TABLES = ['events', 'sessions', 'continuation_edges', 'projection_manifests', 'runs', 'continuation_proposals'];
+const GROWING_TABLES = ['events', 'sessions', 'continuation_edges', 'projection_manifests', 'runs', 'continuation_proposals', 'attachments', 'attachment_chunks'];
 
 interface Statement {
   text: string;
@@ -69,7 +70,9 @@ async function planOf(client: Client, statement: Statement): Promise<PlanNode> {
   );
   const literals = statement.values.map((value, index) => {
     const prepared = prepareValue(value);
-    return `${prepared === null ? 'NULL' : client.escapeLiteral(String(prepared))}::${types[index]}`;
+    // Bytes (an attachment's chunk) as bytea's hex form: their raw form is no text.
+    const literal = Buffer.isBuffer(prepared) ? `\\x${prepared.toString('hex')}` : String(prepared);
+    return `${prepared === null ? 'NULL' : client.escapeLiteral(literal)}::${types[index]}`;
   });
   const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) EXECUTE kept(${literals.join(', ')})`);
   return rows[0]['QUERY PLAN'][0].Plan;
@@ -98,13 +101,23 @@ async function sequentialScans(databaseUrl: string, statements: Iterable<Stateme
 async function useTheApi(server: TestServer): Promise<void> {
   const client = await server.newAccount('planner');
   const origin = await createSession(client, 'Plans');
-  await postMessage(client, origin, 'We store events in PostgreSQL.');
+  const notes = await uploaded(client, 'plans.txt', 'text/plain', Buffer.from('Index plans only.'));
+  const image = await uploaded(client, 'plan.png', 'image/png', PNG_1X1);
+  await uploaded(client, 'again.png', 'image/png', PNG_1X1);
+  await download(client, image.cid);
+  await client.data(
+    `mutation ($input: PostMessageInput!) { postMessage(input: $input) { ... on PostMessageSuccess { event { attachments { cid } } } } }`,
+    { input: { sessionId: origin, text: 'We store events in PostgreSQL.', attachments: [image.cid] } },
+  );
   await settledRuns(client, origin);
   await postMessage(client, origin, 'And we keep every statement on an index plan.');
   await settledRuns(client, origin);
   const events = await eventsOf(client, origin);
   const input = continuation(origin, {
-    sources: [{ kind: 'SESSION_EVENTS', sessionId: origin, fromEventId: events[0].id, toEventId: events[1].id, relevance: 'the start' }],
+    sources: [
+      { kind: 'SESSION_EVENTS', sessionId: origin, fromEventId: events[0].id, toEventId: events[1].id, relevance: 'the start' },
+      { kind: 'ATTACHMENT', cid: notes.cid, relevance: 'the notes' },
+    ],
   });
   await client.data(
     `query ($input: ContinueSessionInput!) { previewProjection(input: $input) { __typename } }`,
@@ -121,7 +134,8 @@ async function useTheApi(server: TestServer): Promise<void> {
   await settledRuns(client, successor);
   await client.data(
     `query ($id: ID!, $from: ID!, $to: ID!, $phrase: String!) {
-      session(id: $id) { lineage { id } lineageTree { session { id } } currentContinuation { id } continuedFrom { manifest { items { kind } } } }
+      attachment(cid: "${notes.cid}") { name }
+      session(id: $id) { events(first: 5) { edges { node { attachments { cid } } } } lineage { id } lineageTree { session { id } } currentContinuation { id } continuedFrom { manifest { items { kind } } } }
       sessions(first: 10) { edges { node { id } } }
       eventRange(sessionId: $from, fromEventId: $to, toEventId: $to) { id }
       inLineage: searchEvents(query: "index plan statement", sessionId: $id) { totalCount edges { node { snippet } } }
@@ -168,7 +182,8 @@ async function decideProposals(server: TestServer, client: GraphQLTestClient): P
 
 /**
  * Another account's history, then fresh statistics: 500 origins each continued once, 100 events
- * in every session (100,000 in all), a finished run and a rejected proposal per session, an edge and manifest per pair.
+ * in every session (100,000 in all), a finished run and a rejected proposal per session, an edge and manifest per pair,
+ * and 10,000 attachments of two chunks each.
  */
 async function seed(databaseUrl: string): Promise<void> {
   const client = new Client({ connectionString: databaseUrl });
@@ -213,6 +228,12 @@ async function seed(databaseUrl: string): Promise<void> {
       INSERT INTO continuation_proposals (id, account_id, session_id, tool_call_id, status, draft, created_at, expires_at, decided_at)
       SELECT gen_random_uuid(), account_id, id, 'seeded ' || id, 'REJECTED', '{}', now(), now(), now()
       FROM sessions WHERE title LIKE 'seeded %'`);
+    await client.query(`
+      WITH account AS (SELECT id FROM accounts WHERE name = 'seeded'),
+      blobs AS (SELECT gen_random_uuid() AS blob, n FROM generate_series(1, 10000) n),
+      chunks AS (INSERT INTO attachment_chunks (blob_id, seq, bytes) SELECT blob, seq, '\\x00'::bytea FROM blobs, generate_series(0, 1) seq)
+      INSERT INTO attachments (account_id, cid, name, media_type, byte_size, storage, storage_key, created_at)
+      SELECT account.id, encode(sha256(n::text::bytea), 'hex'), 'seeded ' || n, 'text/plain', 2, 'database', blob::text, now() FROM account, blobs`);
     await client.query('ANALYZE');
   } finally {
     await client.end();

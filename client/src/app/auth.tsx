@@ -55,6 +55,11 @@ export function useApiKey(): ApiKeyState {
   return state;
 }
 
+/** The key the page is signed in with; null outside <ApiKeyProvider> (a component rendered on its own). */
+export function useSignedInKey(): string | null {
+  return useContext(ApiKeyContext)?.apiKey ?? null;
+}
+
 /** Renders its children only with an API key; otherwise the sign-in screen. */
 export function RequireApiKey({ children }: { children: ReactNode }) {
   const { apiKey, rejected, signIn } = useApiKey();

@@ -39,6 +39,7 @@ export function event(
     toolCallId: null,
     tokenCount: 2,
     createdAt: '2026-03-01T10:00:00.000Z',
+    attachments: [],
     replayOf: null,
     ...overrides,
   };

@@ -189,6 +189,8 @@ export type PlanTransfer =
 
 /** A user message for a session. */
 export type PostMessageInput = {
+  /** Content ids of files uploaded beforehand (POST /attachments), in order: at most 20, none twice. A cid the account does not hold is NOT_FOUND, writing nothing. */
+  attachments?: Array<string> | null | undefined;
   /** Writing to a CONTINUED session is refused unless this is true; then a new continuation branch is created for the message. */
   branch?: boolean | null | undefined;
   /** Stable client key (1 to 200 characters): replaying the same key returns the first result. */
@@ -253,6 +255,8 @@ export type SessionStatus =
 
 /** What a cited source or a manifest item names. */
 export type SourceKind =
+  /** An attachment by content id: carried as a reference (name, media type, size), never as its bytes; a text attachment's content as an excerpt when it fits. */
+  | 'ATTACHMENT'
   /** A memory entry by path and content id. */
   | 'MEMORY'
   /** A resource version, or one block of it. */

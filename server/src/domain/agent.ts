@@ -10,9 +10,22 @@ export interface ModelToolCall {
   arguments: string;
 }
 
+import type { AttachmentReference } from './attachments';
+
+/**
+ * A file attached to a user message as a model is given it: always its reference; an image's
+ * bytes for models that read images; a text file's content.
+ */
+export interface ModelAttachment extends AttachmentReference {
+  /** Base64 of an image's bytes. */
+  imageBase64?: string;
+  /** A text file's content. */
+  text?: string;
+}
+
 export type ModelMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; attachments?: ModelAttachment[] }
   | { role: 'assistant'; content: string | null; toolCalls?: ModelToolCall[] }
   | { role: 'tool'; toolCallId: string; content: string };
 
@@ -29,7 +42,7 @@ export interface TurnFacts {
   sessionTitle: string;
   sessionKind: string;
   /** The message this turn answers, when it answers one. */
-  userMessage: { id: string; seq: number; text: string; replayed: boolean } | null;
+  userMessage: { id: string; seq: number; text: string; replayed: boolean; attachmentNames: string[] } | null;
   /** Earlier user messages of this session, oldest first, at most a few. */
   earlierUserMessages: string[];
   /** The session's first event and the last one before the user message: the range a handoff cites. */
@@ -74,6 +87,8 @@ export interface ModelReply {
 /** A model behind the runtime. Throws {@link ModelProviderError} when the model cannot answer. */
 export interface ModelProvider {
   readonly name: string;
+  /** Whether it reads what attachments hold (images, text) rather than only their references; loading it costs reads. */
+  readonly readsAttachments?: boolean;
   complete(request: ModelRequest): Promise<ModelReply>;
 }
 

@@ -199,8 +199,10 @@ function answer(message: string, facts: TurnFacts): string {
   if (facts.userMessage!.replayed && (CONTINUE_COMMAND.test(request) || PHASE_COMMAND.test(request))) {
     return `This is "${facts.sessionTitle}", a new session. The earlier conversation is one step back and unchanged; go on when you are ready.`;
   }
-  if (request.endsWith('?')) return `On "${excerpt(request, 120)}": I am the built-in reference agent, so I keep track rather than look things up.`;
-  return `Noted: "${excerpt(request, 120)}".`;
+  const names = facts.userMessage!.attachmentNames;
+  const attached = names.length ? ` Attached: ${names.join(', ')}.` : '';
+  if (request.endsWith('?')) return `On "${excerpt(request, 120)}": I am the built-in reference agent, so I keep track rather than look things up.${attached}`;
+  return `Noted: "${excerpt(request, 120)}".${attached}`;
 }
 
 /** The answer in place after a person rejected a continuation: it stays here and says what it heard. */

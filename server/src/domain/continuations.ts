@@ -20,6 +20,7 @@ export const SourceKind = {
   SESSION_EVENT: 'SESSION_EVENT',
   RESOURCE: 'RESOURCE',
   MEMORY: 'MEMORY',
+  ATTACHMENT: 'ATTACHMENT',
 } as const;
 export type SourceKind = (typeof SourceKind)[keyof typeof SourceKind];
 
@@ -108,6 +109,7 @@ export const SOURCE_FIELDS: Record<SourceKind, { required: (keyof SourceInput)[]
   SESSION_EVENT: { required: ['sessionId', 'eventId'], optional: [] },
   RESOURCE: { required: ['url'], optional: ['version', 'blockId'] },
   MEMORY: { required: ['path'], optional: ['cid'] },
+  ATTACHMENT: { required: ['cid'], optional: [] },
 };
 const REFERENCE_FIELDS: (keyof SourceInput)[] = [
   'sessionId',

@@ -1,3 +1,4 @@
+import { canonicalJson } from './canonical-json';
 import { ManifestContent, manifestHash } from './projection';
 import { EventContent, EventKind, GENESIS_HASH, eventHash } from './transcript';
 
@@ -122,14 +123,16 @@ export interface StoredEdge {
   transitionCardId: string | null;
   banner: { id: string; kind: string; data: unknown } | null;
   /** The successor's second event. */
-  opening: { id: string; kind: string; text: string | null; replayOfId: string | null } | null;
+  opening: { id: string; kind: string; text: string | null; replayOfId: string | null; attachmentCids: string[] } | null;
   initiatingText: string | null;
+  /** The attachments the initiating message links, which its replay links too. */
+  initiatingAttachmentCids: string[] | null;
 }
 
 /**
  * The continuation written whole: a manifest naming the edge's sessions and initiating event, the
  * predecessor's transition card, and the successor opening with its banner and then the initiating
- * message, replayed exactly (or, for a branch, the new message itself).
+ * message, replayed exactly with the same attachments (or, for a branch, the new message itself).
  */
 export function edgeViolations(edge: StoredEdge): Violation[] {
   const violations: Violation[] = [];
@@ -160,7 +163,10 @@ export function edgeViolations(edge: StoredEdge): Violation[] {
     });
   }
   const { opening } = edge;
-  const replayed = opening?.replayOfId === edge.initiatingEventId && opening.text === edge.initiatingText;
+  const replayed =
+    opening?.replayOfId === edge.initiatingEventId &&
+    opening.text === edge.initiatingText &&
+    canonicalJson(opening.attachmentCids) === canonicalJson(edge.initiatingAttachmentCids ?? []);
   const branched = opening?.replayOfId == null && opening?.id === edge.initiatingEventId;
   if (!opening || opening.kind !== EventKind.USER_MESSAGE || !(replayed || branched)) {
     violations.push({

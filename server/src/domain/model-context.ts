@@ -1,4 +1,4 @@
-import { ContextUsage, ModelMessage, ModelToolCall } from './agent';
+import { ContextUsage, ModelAttachment, ModelMessage, ModelToolCall } from './agent';
 import { CompiledSection, ContextSectionKind } from './projection';
 import { EventKind } from './transcript';
 
@@ -9,6 +9,14 @@ export interface ContextEvent {
   text: string | null;
   data: unknown;
   toolCallId: string | null;
+  /** Cids of the attachments a user message links, in order. */
+  attachmentCids?: string[];
+}
+
+/** A user message, with the attachments it links among `attachments` (by cid). */
+function userMessage(content: string, cids: string[] | undefined, attachments: ReadonlyMap<string, ModelAttachment>): ModelMessage {
+  const attached = (cids ?? []).flatMap((cid) => attachments.get(cid) ?? []);
+  return attached.length ? { role: 'user', content, attachments: attached } : { role: 'user', content };
 }
 
 /** What a TOOL_CALL event stores: the call exactly as the model made it. */
@@ -31,9 +39,10 @@ export function toolCallData(data: unknown): ToolCallData | null {
  * followed by its result wherever the result was recorded, since chat APIs want results right
  * after their calls; a call still waiting (delegated work) gets a placeholder. A result whose call
  * is not in these events (delegated work transferred from a predecessor) becomes a note.
- * Continuation events are left out: a successor's context already carries its handoff.
+ * Continuation events are left out: a successor's context already carries its handoff. A user
+ * message carries the attachments it links, as `attachments` holds them.
  */
-export function transcriptMessages(events: ContextEvent[]): ModelMessage[] {
+export function transcriptMessages(events: ContextEvent[], attachments: ReadonlyMap<string, ModelAttachment> = new Map()): ModelMessage[] {
   const resultsByCall = new Map<string, ContextEvent>();
   for (const event of events) {
     if (event.kind === EventKind.TOOL_RESULT && event.toolCallId) resultsByCall.set(event.toolCallId, event);
@@ -44,7 +53,7 @@ export function transcriptMessages(events: ContextEvent[]): ModelMessage[] {
     const event = events[index];
     switch (event.kind) {
       case EventKind.USER_MESSAGE:
-        messages.push({ role: 'user', content: event.text ?? '' });
+        messages.push(userMessage(event.text ?? '', event.attachmentCids, attachments));
         break;
       case EventKind.ASSISTANT_MESSAGE:
         messages.push({ role: 'assistant', content: event.text ?? '' });
@@ -85,14 +94,18 @@ export function transcriptMessages(events: ContextEvent[]): ModelMessage[] {
 /**
  * A successor's first context is its manifest's compiled context and nothing else: the sections
  * in the compiler's order as instructions, and the initiating message, the one it answers, as the
- * user's turn.
+ * user's turn, with the attachments its replay links (`replayedCids`, found in `attachments`).
  */
-export function projectedMessages(sections: CompiledSection[]): ModelMessage[] {
+export function projectedMessages(
+  sections: CompiledSection[],
+  replayedCids: string[] = [],
+  attachments: ReadonlyMap<string, ModelAttachment> = new Map(),
+): ModelMessage[] {
   const initiating = sections.find((section) => section.kind === ContextSectionKind.INITIATING_MESSAGE);
   const rest = sections.filter((section) => section !== initiating);
   return [
     { role: 'system', content: rest.map((section) => section.text).join('\n\n') },
-    ...(initiating ? [{ role: 'user' as const, content: initiating.text }] : []),
+    ...(initiating ? [userMessage(initiating.text, replayedCids, attachments)] : []),
   ];
 }
 
@@ -109,7 +122,7 @@ export function agentInstructions(usage: ContextUsage, title: string): string {
     'When this conversation is no longer the right working context (the user changed subject, a phase ended, the',
     'user asked for a new session, or the context is crowded), call continue_session with a handoff and exact',
     'sources instead of answering; the successor answers there. Recall exact history with read_events,',
-    'read_manifest and walk_lineage; read_resource and read_memory read stored material; delegate starts',
+    'read_manifest and walk_lineage; read_resource, read_memory and read_attachment read stored material; delegate starts',
     'delegated work in a child session that reports back.',
     `Context usage: ${usage.tokens} of ${usage.windowTokens} tokens (${percent}%); a continuation is advised from ${threshold}%. ${advice}`,
   ].join(' ');

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
+import { AttachmentReference } from './attachments';
 import { Handoff, SourceInput, SourceKind, TransferredState } from './continuations';
 import { ErrorCode, Outcome, fail, succeed } from './errors';
 import { PlanStep, renderPlan } from './plans';
 import { CountedText, countJoinedTokens, countRecurringTokens, countTokens, TOKENIZER } from './tokens';
 
 /** Names the rules below; stored in every manifest so that old manifests stay explainable. */
-export const COMPILER_VERSION = 'projection-compiler/2';
+export const COMPILER_VERSION = 'projection-compiler/3';
 export const MODEL_VERSION = TOKENIZER;
 export const DEFAULT_TOKEN_BUDGET = 8_000;
 /** With assisted selection, the most of the optional budget one cited excerpt takes. */
@@ -83,6 +84,8 @@ export interface ProjectedEvent {
   tokenCount: number;
   tokenTotal: number;
   hash: string;
+  /** Cids of the attachments a message links, in order. */
+  attachmentCids?: string[];
 }
 
 /** What an event source's manifest item needs of its first and last events. */
@@ -113,6 +116,7 @@ export function itemOrigin(item: ManifestItem): ManifestItemOrigin {
 }
 
 const INITIATING_RELEVANCE = 'the initiating user message';
+const INITIATING_ATTACHMENT_RELEVANCE = 'attached to the initiating user message';
 const RECENT_RELEVANCE = 'recent exchange before the initiating message';
 
 /** An inclusive range of one session's events. */
@@ -176,7 +180,19 @@ export interface UnavailableSource {
   item: ManifestItem;
 }
 
-export type ResolvedSource = ResolvedEventSource | ResolvedContentSource | UnavailableSource;
+/**
+ * An attachment, pinned by its cid: carried as a reference (name, media type, size), its bytes
+ * never; a text attachment's content, when it was read, as an excerpt if it fits.
+ */
+export interface ResolvedAttachmentSource {
+  type: 'ATTACHMENT';
+  item: ManifestItem;
+  reference: AttachmentReference;
+  /** The content of a text attachment small enough to have been read; null otherwise. */
+  excerpt: string | null;
+}
+
+export type ResolvedSource = ResolvedEventSource | ResolvedContentSource | UnavailableSource | ResolvedAttachmentSource;
 
 export interface ProjectionRequest {
   tokenBudget: number;
@@ -188,6 +204,8 @@ export interface ProjectionRequest {
   manifestId: string;
   /** The message the successor answers, rendered exactly with its event id. */
   initiatingEvent: ProjectedEvent;
+  /** The attachments the initiating message links, in order: the successor's replayed message links the same. */
+  initiatingAttachments?: AttachmentReference[];
   /** The recent exchange is read from this session, before this seq. */
   recentBefore: { sessionId: string; seq: number };
   handoff: Handoff;
@@ -245,7 +263,48 @@ export function rangeHash(first: EventBounds, last: EventBounds): string {
 
 function renderEvent(event: ProjectedEvent): string {
   const payload = event.data == null ? '' : ` ${canonicalJson(event.data)}`;
-  return `[event ${event.id} seq ${event.seq} ${event.kind}]${event.text == null ? '' : ` ${event.text}`}${payload}`;
+  const attached = event.attachmentCids?.length ? ` [attachments: ${event.attachmentCids.join(', ')}]` : '';
+  return `[event ${event.id} seq ${event.seq} ${event.kind}]${event.text == null ? '' : ` ${event.text}`}${payload}${attached}`;
+}
+
+const quoted = (text: string) => text.replace(/"/g, "'");
+
+/** An attachment as a context shows it: a reference, with the content of a text attachment when given. */
+function renderAttachment(reference: AttachmentReference, relevance: string | null, excerpt: string | null): string {
+  const open =
+    `<attachment cid="${reference.cid}" name="${quoted(reference.name)}" type="${reference.mediaType}" bytes="${reference.byteSize}"` +
+    (relevance === null ? '' : ` relevance="${quoted(relevance)}"`);
+  return excerpt === null ? `${open} />` : `${open}>\n${excerpt}\n</attachment>`;
+}
+
+/** The initiating message exactly, and a reference to each attachment it links (their bytes are never pasted). */
+function renderInitiating(event: ProjectedEvent, attachments: AttachmentReference[]): string {
+  if (attachments.length === 0) return renderEvent(event);
+  const line = renderEvent({ ...event, attachmentCids: [] });
+  return [line, ...attachments.map((attachment) => renderAttachment(attachment, null, null))].join('\n');
+}
+
+/** The manifest item of an attachment: pinned by its cid, which is also the hash of exactly its bytes. */
+export function attachmentItem(relevance: string, cid: string, origin: ManifestItemOrigin = ManifestItemOrigin.CITED): ManifestItem {
+  return {
+    kind: SourceKind.ATTACHMENT,
+    status: ManifestItemStatus.OMITTED,
+    origin,
+    score: null,
+    relevance,
+    sessionId: null,
+    fromEventId: null,
+    toEventId: null,
+    eventId: null,
+    url: null,
+    version: null,
+    blockId: null,
+    path: null,
+    cid,
+    tokenCount: 0,
+    hash: cid,
+    handoffManifestId: null,
+  };
 }
 
 function renderIdentity(identity: ProjectionRequest['identity']): string {
@@ -343,6 +402,7 @@ function handleLine(item: ManifestItem): string {
     SESSION_EVENTS: `session ${item.sessionId} events ${item.fromEventId}..${item.toEventId}, ${item.tokenCount} tokens (read_events)`,
     RESOURCE: `resource ${item.url} version ${item.version ?? 'unknown'}${item.blockId ? ` block ${item.blockId}` : ''}, ${item.tokenCount} tokens (read_resource)`,
     MEMORY: `memory ${item.path} cid ${item.cid}, ${item.tokenCount} tokens (read_memory)`,
+    ATTACHMENT: `attachment cid ${item.cid} (read_attachment)`,
   };
   const line = `- ${where[item.kind]}: ${item.relevance}`;
   return item.status === ManifestItemStatus.UNAVAILABLE ? `- unavailable (revoked, not substituted): ${line.slice(2)}` : line;
@@ -415,7 +475,7 @@ export async function compileProjection(
     { kind: ContextSectionKind.IDENTITY, text: renderIdentity(request.identity), tokenCount: 0 },
     { kind: ContextSectionKind.STATE, text: renderState(request.transferred, request.carriedPlan), tokenCount: 0 },
     { kind: ContextSectionKind.LINEAGE, text: request.lineageBlock, tokenCount: 0 },
-    { kind: ContextSectionKind.INITIATING_MESSAGE, text: renderEvent(initiating), tokenCount: 0 },
+    { kind: ContextSectionKind.INITIATING_MESSAGE, text: renderInitiating(initiating, request.initiatingAttachments ?? []), tokenCount: 0 },
   ].map((section) => ({
     ...section,
     tokenCount: RECURRING_SECTIONS.has(section.kind) ? countRecurringTokens(section.text) : countTokens(section.text),
@@ -492,6 +552,11 @@ export async function compileProjection(
     placed.get(candidate)?.items ?? (candidate.omitted && !candidate.recommended ? [candidate.omitted] : []);
   const items: ManifestItem[] = [
     eventItem(SourceKind.SESSION_EVENT, INITIATING_RELEVANCE, initiating, initiating, ManifestItemStatus.INCLUDED, ManifestItemOrigin.RUNTIME),
+    // Shown with the initiating message, so never dropped: their tokens are that section's.
+    ...(request.initiatingAttachments ?? []).map((attachment) => ({
+      ...attachmentItem(INITIATING_ATTACHMENT_RELEVANCE, attachment.cid, ManifestItemOrigin.RUNTIME),
+      status: ManifestItemStatus.INCLUDED,
+    })),
     ...candidates.flatMap(itemsOf),
   ];
   const runtimeAndCited = candidates.filter((candidate) => !candidate.recommended);
@@ -608,6 +673,23 @@ function sourceCandidate(
     }
     case 'CONTENT':
       return contentCandidate(section, source);
+    case 'ATTACHMENT': {
+      const reference = counted(renderAttachment(source.reference, source.item.relevance, null));
+      const item = { ...source.item, status: ManifestItemStatus.OMITTED, tokenCount: reference.tokens };
+      return {
+        section,
+        omitted: item,
+        handle: handleLine(item),
+        place: (fits) => {
+          // The content rides along only where it fits whole; the reference alone otherwise.
+          const withExcerpt =
+            source.excerpt !== null && fits(countTokens(source.excerpt)) ? counted(renderAttachment(source.reference, source.item.relevance, source.excerpt)) : null;
+          const text = withExcerpt && fits(withExcerpt.tokens + 1) ? withExcerpt : reference;
+          if (!fits(text.tokens + 1)) return null;
+          return { text, items: [{ ...item, status: ManifestItemStatus.INCLUDED, tokenCount: text.tokens }], handles: [], shows: null };
+        },
+      };
+    }
     case 'UNAVAILABLE': {
       const item = { ...source.item, status: ManifestItemStatus.UNAVAILABLE };
       // A broken breadcrumb: never placed, always listed among the handles.

@@ -28,6 +28,8 @@ export interface EventContent {
   toolCallId: string | null;
   replayOfId: string | null;
   createdAt: Date;
+  /** Cids of the attachments a message links, in order; absent or empty for none. */
+  attachmentCids?: string[];
 }
 
 /** The canonical JSON of an event's payload, which its hash and its token count both cover; null for none. */
@@ -38,12 +40,17 @@ export function payloadJson(data: unknown): string | null {
 /**
  * sha256 (hex) of the canonical JSON array
  * `[previousHash, sessionId, seq, kind, text, data, toolCallId, replayOfId, createdAt]`,
- * where `createdAt` is the ISO-8601 UTC string with milliseconds and absent values are null.
+ * where `createdAt` is the ISO-8601 UTC string with milliseconds and absent values are null; an
+ * event linking attachments adds their cids, in order, as a tenth element. Events without
+ * attachments (every event written before they existed) hash exactly as before.
  * `payload` is the payload's canonical JSON when the caller has it already.
  */
 export function eventHash(previousHash: string, content: EventContent, payload = payloadJson(content.data)): string {
   const before = [previousHash, content.sessionId, content.seq, content.kind, content.text].map(canonicalJson).join(',');
-  const after = [content.toolCallId, content.replayOfId, content.createdAt.toISOString()].map(canonicalJson).join(',');
+  const cids = content.attachmentCids ?? [];
+  const after = [content.toolCallId, content.replayOfId, content.createdAt.toISOString(), ...(cids.length ? [cids] : [])]
+    .map(canonicalJson)
+    .join(',');
   return createHash('sha256').update(`[${before},${payload ?? 'null'},${after}]`, 'utf8').digest('hex');
 }
 

@@ -8,6 +8,8 @@ import type { SessionEntity } from '../db/entities/session.entity';
 import { ErrorCode } from '../domain/errors';
 import { failureError } from './errors';
 import type { AccountService } from '../services/accounts.service';
+import type { AttachmentService } from '../services/attachments.service';
+import type { AttachmentEntity } from '../db/entities/attachment.entity';
 import type { ContinuationService } from '../services/continuations.service';
 import type { LineageService } from '../services/lineage.service';
 import type { PlanService } from '../services/plans.service';
@@ -36,6 +38,7 @@ export interface Services {
   search: SearchService;
   recommendations: RecommendationService;
   proposals: ProposalService;
+  attachments: AttachmentService;
 }
 
 /** Per-operation loaders: batching and caching live only as long as one operation (or one subscription event). */
@@ -54,6 +57,7 @@ export interface Loaders {
   contextUsageBySessionId: DataLoader<string, ContextUsage | null>;
   proposalById: DataLoader<string, ContinuationProposalEntity | null>;
   pendingProposalBySessionId: DataLoader<string, ContinuationProposalEntity | null>;
+  attachmentByCid: DataLoader<string, AttachmentEntity | null>;
 }
 
 export interface Context {
@@ -84,6 +88,7 @@ export function createLoaders(viewer: Viewer, services: Services): Loaders {
     contextUsageBySessionId: new DataLoader((ids) => services.runs.contextUsage(accountId, ids)),
     proposalById: new DataLoader((ids) => services.proposals.proposalsByIds(accountId, ids)),
     pendingProposalBySessionId: new DataLoader((ids) => services.proposals.pendingBySessionIds(accountId, ids)),
+    attachmentByCid: new DataLoader((cids) => services.attachments.attachmentsByCids(accountId, cids)),
   };
 }
 

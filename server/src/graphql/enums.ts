@@ -93,6 +93,7 @@ registerEnumType(SourceKind, {
     SESSION_EVENT: { description: 'One event.' },
     RESOURCE: { description: 'A resource version, or one block of it.' },
     MEMORY: { description: 'A memory entry by path and content id.' },
+    ATTACHMENT: { description: "An attachment by content id: carried as a reference (name, media type, size), never as its bytes; a text attachment's content as an excerpt when it fits." },
   },
 });
 

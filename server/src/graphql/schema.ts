@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import './enums';
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
+import { AttachmentResolver } from './attachments/attachment.resolver';
 import { AccountResolver } from './accounts/account.resolver';
 import { OperationErrorResolver } from './common/operation-error.resolver';
 import { ContinuationResolver, ManifestItemResolver, ProjectionManifestResolver } from './continuations/continuation.resolver';
@@ -43,6 +44,7 @@ export async function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> 
       ProposalResolver,
       SessionProposalResolver,
       ManifestProposalResolver,
+      AttachmentResolver,
     ],
     scalarsMap,
     validate: false,

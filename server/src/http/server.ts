@@ -28,6 +28,7 @@ import { measureRequest, metricsRoute, operationMetrics } from './metrics-route'
 import { metrics } from '../metrics';
 import { graphiqlLandingPage, serveGraphiQL } from './graphiql';
 import { mcpRoute } from '../mcp/route';
+import { attachmentsRouter } from './attachments-route';
 
 export interface HttpServerOptions {
   host: string;
@@ -196,6 +197,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     res.status(report.ready ? 200 : 503).json(report);
   });
   app.all('/mcp', mcpRoute({ services, schema }));
+  app.use(attachmentsRouter(services));
   if (existsSync(path.join(options.clientDist, 'index.html'))) serveClient(app, options.clientDist);
   app.use(errorHandler);
 

@@ -14,7 +14,7 @@ export interface McpServices extends RecallServices {
 
 type InputSchema = Tool['inputSchema'];
 
-const RECALL_TOOLS = ['search_history', 'read_events', 'read_manifest', 'walk_lineage', 'read_resource', 'read_memory'];
+const RECALL_TOOLS = ['search_history', 'read_events', 'read_manifest', 'walk_lineage', 'read_resource', 'read_memory', 'read_attachment'];
 const sessionIdProperty = (description: string) => ({ sessionId: { type: 'string', description } });
 
 /** A recall tool's definition, with the session it reads from made explicit: an outside agent has no "this session". */

@@ -1,4 +1,7 @@
 import { ModelToolDefinition } from '../domain/agent';
+import { describeAttachment, isTextMediaType } from '../domain/attachments';
+import { storableText } from '../domain/text';
+import { AttachmentService, attachmentReference } from '../services/attachments.service';
 import { ErrorCode } from '../domain/errors';
 import { isId } from '../domain/ids';
 import { EventEntity } from '../db/entities/event.entity';
@@ -16,6 +19,8 @@ export const READ_EVENTS_MAX = 50;
 export const SEARCH_HISTORY_MAX = 20;
 /** Tool results are cut at this many characters, so one call cannot flood the context. */
 export const TOOL_RESULT_MAX_CHARS = 16_000;
+/** Text one read_attachment call shows at most: a tool result's worth, with room for the file's reference. */
+export const ATTACHMENT_TEXT_MAX_CHARS = 12_000;
 
 const id = (description: string) => ({ type: 'string', description });
 
@@ -87,6 +92,18 @@ export const RUNTIME_TOOLS: ModelToolDefinition[] = [
     },
   },
   {
+    name: 'read_attachment',
+    description:
+      'Read a file attached to a message or cited by a manifest, by its cid: a text file as text (its start, when long), ' +
+      'any other file described by its name, media type and size.',
+    parameters: {
+      type: 'object',
+      properties: { cid: { type: 'string', description: 'The content id (sha256 hex) the message or manifest names.' } },
+      required: ['cid'],
+      additionalProperties: false,
+    },
+  },
+  {
     name: 'walk_lineage',
     description: 'List the continuation lineage of a session (this one by default): origin first, with each edge and its manifest.',
     parameters: {
@@ -110,6 +127,7 @@ export const RUNTIME_TOOLS: ModelToolDefinition[] = [
 ];
 
 export interface RecallServices {
+  attachments: AttachmentService;
   sessions: SessionService;
   transcript: TranscriptService;
   lineage: LineageService;
@@ -167,6 +185,8 @@ export class RecallTools {
         return this.readResource(viewer, args);
       case 'read_memory':
         return this.readMemory(viewer, args);
+      case 'read_attachment':
+        return this.readAttachment(viewer, args);
       case 'walk_lineage':
         return this.walkLineage(viewer, typeof args.sessionId === 'string' ? args.sessionId : sessionId);
       default:
@@ -259,6 +279,21 @@ export class RecallTools {
     const entry = await this.services.resources.findMemory(viewer, args.path, typeof args.cid === 'string' ? args.cid : null);
     if (!entry) return notFound(`No memory entry at ${args.path}${typeof args.cid === 'string' ? ` with cid ${args.cid}` : ''}.`);
     return answer({ path: args.path, cid: entry.cid, content: entry.content });
+  }
+
+  private async readAttachment(viewer: Viewer, args: Record<string, unknown>): Promise<ToolOutcome> {
+    if (typeof args.cid !== 'string') return refusal('read_attachment needs a cid.');
+    const attachment = await this.services.attachments.find(viewer, args.cid);
+    if (!attachment) return notFound(`No attachment ${args.cid} in this account.`);
+    const reference = attachmentReference(attachment);
+    if (!isTextMediaType(attachment.mediaType)) {
+      return answer({ ...reference, description: `${describeAttachment(reference)}: not text, so its bytes are not shown here.` });
+    }
+    // A character takes at most 4 bytes in UTF-8: this reads enough for the most text shown, and no more.
+    const start = await this.services.attachments.start(attachment, ATTACHMENT_TEXT_MAX_CHARS * 4);
+    const decoded = storableText(start.toString('utf8'));
+    const text = decoded.slice(0, ATTACHMENT_TEXT_MAX_CHARS);
+    return answer({ ...reference, text, complete: start.length === attachment.byteSize && text.length === decoded.length });
   }
 
   private async walkLineage(viewer: Viewer, sessionId: string): Promise<ToolOutcome> {

@@ -3,6 +3,7 @@ import { GraphQLSchema } from 'graphql';
 import { DataSource, EntityManager, In } from 'typeorm';
 import {
   ContextUsage,
+  ModelAttachment,
   ModelMessage,
   ModelProvider,
   ModelProviderError,
@@ -32,6 +33,8 @@ import { ChangeNotifier } from '../services/notifications';
 import { Viewer } from '../services/viewer';
 import { RunOutputStream } from './run-output';
 import { RUNTIME_TOOLS, RecallTools, ToolOutcome } from './tools';
+import { isImageMediaType } from '../domain/attachments';
+import { AttachmentService, attachmentReference } from '../services/attachments.service';
 
 export interface TurnSettings {
   /** The model's context window, in tokens of the server's tokenizer. */
@@ -65,6 +68,10 @@ interface TurnStart {
 }
 
 const EARLIER_USER_MESSAGES = 6;
+/** Images larger than this are given to a model by reference only (OpenAI takes images of up to 20 MB). */
+const MODEL_IMAGE_MAX_BYTES = 20 * 1024 * 1024;
+/** Text files larger than this are given to a model by reference only; read_attachment reads their start. */
+const MODEL_TEXT_MAX_BYTES = 64 * 1024;
 
 /** Executes claimed runs: a turn of the agent loop, or delegated work in a child session. */
 export class TurnRunner {
@@ -76,6 +83,7 @@ export class TurnRunner {
     private readonly continuations: ContinuationService,
     private readonly proposals: ProposalService,
     private readonly recall: RecallTools,
+    private readonly attachments: AttachmentService,
     private readonly provider: ModelProvider,
     private readonly schema: GraphQLSchema,
     private readonly settings: TurnSettings,
@@ -181,10 +189,16 @@ export class TurnRunner {
     const inherited = forkPoint
       ? await this.tail(manager, forkPoint.sessionId, 1, forkPoint.seq, forkPoint.tokenTotal - (this.settings.windowTokens - throughTokens))
       : [];
+    const replayedCids = manifest ? (opening?.attachmentCids ?? []) : [];
+    const attached = await this.modelAttachments(viewer, [
+      ...replayedCids,
+      ...(trigger?.attachmentCids ?? []),
+      ...[...inherited, ...own].flatMap((event) => event.attachmentCids),
+    ]);
     const messages: ModelMessage[] = [
       { role: 'system', content: agentInstructions(usage, session.title) },
-      ...(manifest ? projectedMessages(manifest.context) : []),
-      ...transcriptMessages([...inherited, ...own]),
+      ...(manifest ? projectedMessages(manifest.context, replayedCids, attached) : []),
+      ...transcriptMessages([...inherited, ...own], attached),
     ];
     // The range a handoff would cite: the session's first event through the one before the message.
     const citable = trigger && trigger.seq > 1 ? [1, trigger.seq - 1] : [];
@@ -201,7 +215,15 @@ export class TurnRunner {
       sessionId: session.id,
       sessionTitle: session.title,
       sessionKind: session.kind,
-      userMessage: trigger ? { id: trigger.id, seq: trigger.seq, text: trigger.text ?? '', replayed: trigger.replayOfId !== null } : null,
+      userMessage: trigger
+        ? {
+            id: trigger.id,
+            seq: trigger.seq,
+            text: trigger.text ?? '',
+            replayed: trigger.replayOfId !== null,
+            attachmentNames: trigger.attachmentCids.flatMap((cid) => attached.get(cid)?.name ?? []),
+          }
+        : null,
       earlierUserMessages: earlier.map((row) => row.text).reverse(),
       citableRange: bounds.length ? { fromEventId: bounds[0].id, toEventId: bounds[bounds.length - 1].id } : null,
       contextUsage: usage,
@@ -211,6 +233,27 @@ export class TurnRunner {
       rejectedContinuation: rejectedContinuation(trigger),
     };
     return { viewer, session, messages, facts };
+  }
+
+  /**
+   * The attachments a turn's messages link, by cid: references always; for a provider that reads
+   * them, an image's bytes and a text file's content, each up to its limit.
+   */
+  private async modelAttachments(viewer: Viewer, cids: string[]): Promise<Map<string, ModelAttachment>> {
+    const found = (await this.attachments.attachmentsByCids(viewer.accountId, [...new Set(cids)])).filter((attachment) => attachment !== null);
+    const loaded = await Promise.all(
+      found.map(async (attachment): Promise<ModelAttachment> => {
+        const reference = attachmentReference(attachment);
+        if (!this.provider.readsAttachments) return reference;
+        if (isImageMediaType(attachment.mediaType)) {
+          const bytes = await this.attachments.bytes(attachment, MODEL_IMAGE_MAX_BYTES);
+          return bytes ? { ...reference, imageBase64: bytes.toString('base64') } : reference;
+        }
+        const text = await this.attachments.text(attachment, MODEL_TEXT_MAX_BYTES);
+        return text === null ? reference : { ...reference, text };
+      }),
+    );
+    return new Map(loaded.map((attachment) => [attachment.cid, attachment]));
   }
 
   /** Events `fromSeq..throughSeq` of a session, leaving out the oldest ones whose running total is at or below `afterTokens`. */

@@ -18,7 +18,9 @@ import { EventPrefetch, SnapshotQuery, continuationSnapshot, lockWithSnapshot } 
 import { lockProposal, supersedePending } from '../db/repositories/proposal.repository';
 import { inWriteTransaction, WriteTransaction } from '../db/write-transaction';
 import { checkRateLimits } from './continuations/checks';
-import { Prepared, compile, prepare, recommendations, tokenBudget } from './continuations/compile';
+import { Prepared, compile, initiatingAttachments, prepare, recommendations, tokenBudget } from './continuations/compile';
+import { AttachmentService, attachmentReference } from './attachments.service';
+import { CitedAttachment } from './continuations/sources';
 import { ContinuationPolicy, DEFAULT_CONTINUATION_POLICY } from './continuations/policy';
 import { Refused, notFound, refuse } from './continuations/refusal';
 import { eventReader } from './continuations/sources';
@@ -29,6 +31,9 @@ import { Viewer } from './viewer';
 import { metrics } from '../metrics';
 
 export { AGENT_TOOLS, DEFAULT_CONTINUATION_POLICY, type ContinuationPolicy } from './continuations/policy';
+
+/** A text attachment is read for an excerpt only up to this size, so that citing a file never reads a large one whole. */
+const ATTACHMENT_EXCERPT_MAX_BYTES = 256 * 1024;
 
 export interface ContinuationResult {
   edge: ContinuationEdgeEntity;
@@ -54,6 +59,7 @@ export class ContinuationService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly notifier: ChangeNotifier,
+    private readonly attachments: AttachmentService,
     private readonly policy: ContinuationPolicy = DEFAULT_CONTINUATION_POLICY,
   ) {}
 
@@ -139,10 +145,12 @@ export class ContinuationService {
     const fingerprint = requestFingerprint(input, options.actor);
     // Read before the lock: events never change, and a recommendation is a suggestion, not a check.
     const recommended = await recommendations(this.dataSource.manager, viewer, input);
+    // Attachments never change either, and their bytes may be elsewhere than the database.
+    const attachments = await this.citedAttachments(viewer, input);
     let created: (Written & { superseded: ContinuationProposalEntity[] }) | Outcome<ContinuationResult>;
     try {
       created = await inWriteTransaction(this.dataSource, (transaction) =>
-        this.create(transaction, viewer, input, options, fingerprint, branchMessage, recommended),
+        this.create(transaction, viewer, input, options, fingerprint, branchMessage, { recommended, attachments }),
       );
     } catch (error) {
       if (error instanceof Refused) return { ok: false, error: error.failure };
@@ -196,7 +204,7 @@ export class ContinuationService {
     options: ContinueOptions,
     fingerprint: string,
     branchMessage: BranchMessage | null,
-    recommended: Recommendation[],
+    readBefore: { recommended: Recommendation[]; attachments: ReadonlyMap<string, CitedAttachment> },
   ): Promise<(Written & { superseded: ContinuationProposalEntity[] }) | Outcome<ContinuationResult>> {
     const manager = transaction.manager;
     const { predecessor, snapshot, prefetched } = await lockWithSnapshot(
@@ -212,7 +220,15 @@ export class ContinuationService {
     }
     // A call with the same key may have committed while this one waited for the lock.
     if (snapshot.earlierEdgeId) return (await this.replay(manager, viewer, input.idempotencyKey, fingerprint))!;
-    const checked = await prepare(manager, viewer, predecessor, input, snapshot, { callerRunId: options.callerRunId, branching: branchMessage !== null });
+    const checked = await prepare(
+      manager,
+      viewer,
+      predecessor,
+      input,
+      snapshot,
+      { callerRunId: options.callerRunId, branching: branchMessage !== null },
+      readBefore.attachments,
+    );
     // Continuing an asking session some other way answers the proposal waiting there: it is
     // superseded, not left to be approved later into a second successor.
     const superseded =
@@ -226,7 +242,7 @@ export class ContinuationService {
       predecessor,
       snapshot,
       prefetched,
-      prepared: { ...checked, recommended },
+      prepared: { ...checked, recommended: readBefore.recommended },
       approving: options.approving ?? null,
     });
     return { ...written, superseded };
@@ -256,7 +272,8 @@ export class ContinuationService {
     const snapshot = await continuationSnapshot(manager, this.snapshotQuery(viewer, input));
     const prepared = await this.prepared(manager, viewer, predecessor, input, snapshot, { callerRunId, branching: false });
     checkRateLimits(this.policy, predecessor, prepared.hasNewUserMessage, snapshot.recentContinuations);
-    await compile(eventReader(manager), this.policy, viewer, input, predecessor, prepared, prepared.initiating!, {
+    const attached = await initiatingAttachments(manager, viewer, prepared.initiating!);
+    await compile(eventReader(manager), this.policy, viewer, input, predecessor, prepared, prepared.initiating!, attached, {
       edgeId: randomUUID(),
       manifestId: randomUUID(),
     });
@@ -270,7 +287,8 @@ export class ContinuationService {
     snapshot: Awaited<ReturnType<typeof continuationSnapshot>>,
     turn: Parameters<typeof prepare>[5],
   ): Promise<Prepared> {
-    return { ...(await prepare(manager, viewer, predecessor, input, snapshot, turn)), recommended: await recommendations(manager, viewer, input) };
+    const attachments = await this.citedAttachments(viewer, input);
+    return { ...(await prepare(manager, viewer, predecessor, input, snapshot, turn, attachments)), recommended: await recommendations(manager, viewer, input) };
   }
 
   /** The successor and initial run of an edge, as a replay answers them. */
@@ -299,7 +317,9 @@ export class ContinuationService {
     try {
       const snapshot = await continuationSnapshot(manager, this.snapshotQuery(viewer, input));
       const prepared = await this.prepared(manager, viewer, predecessor, input, snapshot, { branching: false, anyTurnState: options.anyTurnState });
-      const { projection } = await compile(eventReader(manager), this.policy, viewer, input, predecessor, prepared, prepared.initiating!, {
+      const initiating = prepared.initiating!;
+      const attached = await initiatingAttachments(manager, viewer, initiating);
+      const { projection } = await compile(eventReader(manager), this.policy, viewer, input, predecessor, prepared, initiating, attached, {
         edgeId: randomUUID(),
         manifestId: randomUUID(),
       });
@@ -308,6 +328,19 @@ export class ContinuationService {
       if (error instanceof Refused) return { ok: false, error: error.failure };
       throw error;
     }
+  }
+
+  /**
+   * The viewer's attachments the sources cite, each with the content of a text attachment small
+   * enough to be an excerpt; a cid the viewer does not hold is missing (resolution refuses it).
+   */
+  private async citedAttachments(viewer: Viewer, input: ContinueSessionRequest): Promise<Map<string, CitedAttachment>> {
+    const cids = input.sources.flatMap((source) => (source.kind === SourceKind.ATTACHMENT && typeof source.cid === 'string' ? [source.cid] : []));
+    const found = (await this.attachments.attachmentsByCids(viewer.accountId, [...new Set(cids)])).filter((attachment) => attachment !== null);
+    const cited = await Promise.all(
+      found.map(async (attachment) => ({ reference: attachmentReference(attachment), excerpt: await this.attachments.text(attachment, ATTACHMENT_EXCERPT_MAX_BYTES) })),
+    );
+    return new Map(cited.map((attachment) => [attachment.reference.cid, attachment]));
   }
 
   /** What the compiler will read, as `compile` asks for it: fetched with the lock, and checked again by the reader. */

@@ -5,6 +5,8 @@ import { isId } from '../domain/ids';
 import { MAX_PAGE_SIZE } from '../domain/pagination';
 import { SessionStatus } from '../domain/sessions';
 import { EventKind, validateUserMessage } from '../domain/transcript';
+import { validateAttachmentCids } from '../domain/attachments';
+import { findAttachments } from '../db/repositories/attachment.repository';
 import { EventEntity } from '../db/entities/event.entity';
 import { SessionEntity } from '../db/entities/session.entity';
 import { RunEntity } from '../db/entities/run.entity';
@@ -26,6 +28,8 @@ export interface PostMessageInput {
   text: string;
   clientMessageId?: string | null;
   branch?: boolean | null;
+  /** Cids of the viewer's attachments the message links, in order. */
+  attachments?: string[] | null;
 }
 
 export interface PostedMessage {
@@ -41,7 +45,7 @@ export interface BranchStarter {
   branchWithMessage(
     viewer: Viewer,
     predecessor: SessionEntity,
-    message: { text: string; clientMessageId: string | null },
+    message: { text: string; clientMessageId: string | null; attachmentCids: string[] },
   ): Promise<Outcome<{ successor: SessionEntity; run: RunEntity; message: EventEntity }>>;
 }
 
@@ -62,12 +66,20 @@ export class TranscriptService {
   /**
    * Appends a USER_MESSAGE. Replaying a `clientMessageId` returns the event stored the first time
    * and appends nothing. A continued session takes no message: SESSION_CONTINUED, unless `branch`
-   * asks for a new continuation to receive it. Fails with INVALID_INPUT or NOT_FOUND.
+   * asks for a new continuation to receive it. Attachments are linked by cid, in order: each must
+   * be one the viewer uploaded. Fails with INVALID_INPUT or NOT_FOUND.
    */
   async postMessage(viewer: Viewer, input: PostMessageInput): Promise<Outcome<PostedMessage>> {
-    const details = validateUserMessage(input, ['input']);
+    const attachmentCids = input.attachments ?? [];
+    const details = [...validateUserMessage(input, ['input']), ...validateAttachmentCids(attachmentCids, ['input', 'attachments'])];
     if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
     if (!isId(input.sessionId)) return sessionNotFound();
+    // Attachments are never deleted: what exists now still exists when the message is written.
+    const held = new Set((await findAttachments(this.dataSource.manager, viewer.accountId, attachmentCids)).map((attachment) => attachment.cid));
+    const unknown = attachmentCids.flatMap((cid, index) =>
+      held.has(cid) ? [] : [{ path: ['input', 'attachments', String(index)], message: 'No such attachment in this account: upload it first (POST /attachments).' }],
+    );
+    if (unknown.length > 0) return fail(ErrorCode.NOT_FOUND, unknown[0].message, unknown);
 
     type Appended = PostedMessage & { replayed: boolean };
     // Two round trips on PostgreSQL: the lock with the replay check, then the writes with the commit.
@@ -85,7 +97,7 @@ export class TranscriptService {
       const {
         events: [event],
         totals,
-      } = chainEvents(session, [{ kind: EventKind.USER_MESSAGE, text: input.text, clientMessageId: input.clientMessageId }]);
+      } = chainEvents(session, [{ kind: EventKind.USER_MESSAGE, text: input.text, clientMessageId: input.clientMessageId, attachmentCids }]);
       const run = this.startsTurns
         ? queuedRun({ accountId: session.accountId, sessionId: session.id, kind: RunKind.TURN, triggerEventId: event.id }, event.createdAt)
         : null;
@@ -129,6 +141,7 @@ export class TranscriptService {
     const branched = await this.branches.branchWithMessage(viewer, session, {
       text: input.text,
       clientMessageId: input.clientMessageId ?? null,
+      attachmentCids: input.attachments ?? [],
     });
     if (!branched.ok) return branched;
     return succeed({ event: branched.value.message, session: branched.value.successor, run: branched.value.run });

@@ -3,6 +3,7 @@ import { formatCount } from '../../app/format';
 import { graphql } from '../../gql';
 import type { ManifestItemRowFragment } from '../../gql/graphql';
 import { SOURCE_KIND_IN_WORDS, STATUS_PRESENTATION, originInWords, sourceLocation } from './manifest-sources';
+import { AttachmentSource } from '../attachments/AttachmentSource';
 import './handoff.css';
 
 export const ManifestItemRowFragmentDocument = graphql(`
@@ -79,6 +80,7 @@ function ManifestItemCard({ item, sessionNames, citedBy }: ManifestItemCardProps
         {item.sessionId && ` · from ${sessionNames[item.sessionId] ?? `session ${item.sessionId}`}`}
       </p>
       <SourceAddress item={item} />
+      {item.kind === 'ATTACHMENT' && item.cid && item.status !== 'UNAVAILABLE' && <AttachmentSource cid={item.cid} />}
       {location?.kind === 'session' && (
         <Link to={location.to} className="manifest-item-open" aria-label={`Open source: ${item.relevance}`}>
           Open source

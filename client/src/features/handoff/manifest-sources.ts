@@ -9,6 +9,7 @@ export const SOURCE_KIND_IN_WORDS: Record<SourceKind, string> = {
   SESSION_EVENT: 'Event',
   RESOURCE: 'Resource',
   MEMORY: 'Memory',
+  ATTACHMENT: 'Attachment',
 };
 
 /** Each status reads differently in text and shape, so none depends on colour. */
@@ -57,6 +58,9 @@ export function sourceLocation(item: ManifestItemRowFragment): SourceLocation | 
     case 'RESOURCE':
       return item.url && isWebAddress(item.url) ? { kind: 'external', href: item.url } : null;
     case 'MEMORY':
+      return null;
+    case 'ATTACHMENT':
+      // Opened by AttachmentSource: its bytes need the key.
       return null;
   }
 }

@@ -5,6 +5,8 @@ import type { SessionStatus } from '../../gql/graphql';
 import { ContinuedChoice } from '../continuation/ContinuedChoice';
 import type { ContinuationInitiation } from '../continuation/useContinuationFollower';
 import { usePostMessage } from './usePostMessage';
+import { AttachmentPicker } from '../attachments/AttachmentPicker';
+import { useAttachmentUploads } from '../attachments/useAttachmentUploads';
 
 type Problem = { kind: 'refused'; error: OperationError } | { kind: 'failed'; message: string };
 
@@ -26,6 +28,8 @@ export function Composer({ session, currentContinuation, initiation }: ComposerP
   // Refused as continued before this view learnt it: where the server says it went.
   const [continuedIn, setContinuedIn] = useState<{ id: string; title: string } | null>(null);
   const { postMessage, posting } = usePostMessage();
+  const attached = useAttachmentUploads();
+  const [dropping, setDropping] = useState(false);
   // One id per draft: resending the same draft after a network failure cannot post it twice.
   const clientMessageId = useRef<string | null>(null);
   const inputId = useId();
@@ -36,13 +40,25 @@ export function Composer({ session, currentContinuation, initiation }: ComposerP
     clientMessageId.current = null;
   }
 
+  function attach(files: Iterable<File>) {
+    attached.add(files);
+    // Other files make another message.
+    clientMessageId.current = null;
+  }
+
+  function detach(id: string) {
+    attached.remove(id);
+    clientMessageId.current = null;
+  }
+
   async function send() {
     const message = text.trim();
-    if (message === '' || posting) return;
+    if (message === '' || posting || attached.uploading) return;
     clientMessageId.current ??= randomUUID();
     setProblem(null);
+    const attachments = attached.cids;
     try {
-      const result = await postMessage(sessionId, message, clientMessageId.current);
+      const result = await postMessage(sessionId, message, clientMessageId.current, { attachments });
       // Either way the server settled this draft; an edited retry is a new message.
       clientMessageId.current = null;
       if (result.__typename === 'OperationError' && result.code === 'SESSION_CONTINUED' && result.currentContinuation) {
@@ -52,6 +68,7 @@ export function Composer({ session, currentContinuation, initiation }: ComposerP
       } else {
         // Keep anything typed while the message was on its way.
         setText((current) => (current.trim() === message ? '' : current));
+        attached.clear();
       }
     } catch (caught) {
       setProblem({ kind: 'failed', message: caught instanceof Error ? caught.message : String(caught) });
@@ -92,7 +109,22 @@ export function Composer({ session, currentContinuation, initiation }: ComposerP
   }
 
   return (
-    <form className="composer" onSubmit={submit}>
+    <form
+      className={`composer${dropping ? ' composer-dropping' : ''}`}
+      onSubmit={submit}
+      onDragOver={(event) => {
+        if (!event.dataTransfer.types.includes('Files')) return;
+        event.preventDefault();
+        setDropping(true);
+      }}
+      onDragLeave={() => setDropping(false)}
+      onDrop={(event) => {
+        setDropping(false);
+        if (event.dataTransfer.files.length === 0) return;
+        event.preventDefault();
+        attach(event.dataTransfer.files);
+      }}
+    >
       {problem && <ComposerProblem problem={problem} />}
       <label htmlFor={inputId} className="visually-hidden">
         Message
@@ -107,12 +139,13 @@ export function Composer({ session, currentContinuation, initiation }: ComposerP
           onChange={(event) => edit(event.target.value)}
           onKeyDown={sendOnEnter}
         />
-        <button type="submit" className="button button-primary" disabled={posting || text.trim() === ''}>
+        <button type="submit" className="button button-primary" disabled={posting || attached.uploading || text.trim() === ''}>
           {posting ? 'Sending…' : 'Send'}
         </button>
       </div>
+      <AttachmentPicker drafts={attached.drafts} onAdd={attach} onRemove={detach} disabled={posting} />
       <p id={hintId} className="hint">
-        Enter sends, Shift+Enter starts a new line.
+        Enter sends, Shift+Enter starts a new line; drop files here to attach them.
       </p>
     </form>
   );

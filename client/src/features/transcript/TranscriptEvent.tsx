@@ -6,6 +6,7 @@ import { readProposalNote, readSuccessorBanner, readTransitionCard } from '../co
 import { ProposalCard } from '../continuation/ProposalCard';
 import { TransitionCard } from '../continuation/TransitionCard';
 import { Markdown } from '../markdown/Markdown';
+import { AttachmentList } from '../attachments/AttachmentList';
 import { eventRangeLink } from './cited-range';
 
 export const TranscriptEventFragmentDocument = graphql(`
@@ -18,6 +19,13 @@ export const TranscriptEventFragmentDocument = graphql(`
     toolCallId
     tokenCount
     createdAt
+    attachments {
+      cid
+      name
+      mediaType
+      byteSize
+      url
+    }
     replayOf {
       id
       session {
@@ -71,6 +79,7 @@ export function TranscriptEvent({ event }: { event: TranscriptEventFragment }) {
         <time dateTime={event.createdAt}>{formatTime(event.createdAt)}</time>
       </header>
       {event.text && (answer ? <Markdown className="transcript-event-text transcript-event-markdown" text={event.text} /> : <p className="transcript-event-text">{event.text}</p>)}
+      <AttachmentList attachments={event.attachments} />
       {stopped && <p className="transcript-event-stopped">Stopped before it finished.</p>}
       {hasPayload && <pre className="transcript-event-payload">{JSON.stringify(event.data, null, 2)}</pre>}
       {event.replayOf && (

@@ -35,6 +35,8 @@ export const PostMessageMutation = graphql(`
 export interface PostMessageOptions {
   /** Writing to a CONTINUED session: start a new continuation that receives the message. */
   branch?: boolean;
+  /** Cids of files uploaded beforehand, in order. */
+  attachments?: string[];
 }
 
 /**
@@ -53,7 +55,13 @@ export function usePostMessage() {
   });
 
   async function postMessage(sessionId: string, text: string, clientMessageId: string, options: PostMessageOptions = {}) {
-    const input = { sessionId, text, clientMessageId, ...(options.branch ? { branch: true } : {}) };
+    const input = {
+      sessionId,
+      text,
+      clientMessageId,
+      ...(options.branch ? { branch: true } : {}),
+      ...(options.attachments?.length ? { attachments: options.attachments } : {}),
+    };
     const { data } = await mutate({ variables: { input } });
     if (!data) throw new Error('The server sent no result for the message.');
     return data.postMessage;

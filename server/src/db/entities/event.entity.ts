@@ -46,4 +46,8 @@ export class EventEntity {
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
+
+  /** Cids of the attachments a message links, in order; empty for most events. */
+  @Column({ name: 'attachment_cids', type: 'text', array: true })
+  attachmentCids: string[];
 }

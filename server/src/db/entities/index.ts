@@ -1,5 +1,6 @@
 import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
+import { AttachmentEntity } from './attachment.entity';
 import { ContinuationEdgeEntity } from './continuation-edge.entity';
 import { ContinuationProposalEntity } from './continuation-proposal.entity';
 import { EventEntity } from './event.entity';
@@ -15,6 +16,7 @@ import { SessionEntity } from './session.entity';
 export {
   AccountEntity,
   ApiKeyEntity,
+  AttachmentEntity,
   ContinuationEdgeEntity,
   ContinuationProposalEntity,
   EventEntity,
@@ -41,4 +43,5 @@ export const entities = [
   ResourceVersionEntity,
   MemoryEntryEntity,
   MemoryPathEntity,
+  AttachmentEntity,
 ];

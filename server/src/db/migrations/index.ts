@@ -8,6 +8,7 @@ import { ManifestsBySuccessor1796040000000 } from './1796040000000-ManifestsBySu
 import { EventSearch1796043600000 } from './1796043600000-EventSearch';
 import { ManifestsByOrigin1796047200000 } from './1796047200000-ManifestsByOrigin';
 import { RunOutput1796050800000 } from './1796050800000-RunOutput';
+import { Attachments1796054400000 } from './1796054400000-Attachments';
 import { ContentSearch1796065200000 } from './1796065200000-ContentSearch';
 import { ContinuationProposals1796068800000 } from './1796068800000-ContinuationProposals';
 
@@ -23,6 +24,7 @@ export const migrations = [
   EventSearch1796043600000,
   ManifestsByOrigin1796047200000,
   RunOutput1796050800000,
+  Attachments1796054400000,
   ContentSearch1796065200000,
   ContinuationProposals1796068800000,
 ];

@@ -52,7 +52,7 @@ export function sessions(query: SqlQuery, pageSize: number): AsyncGenerator<Stor
 export function events(query: SqlQuery, pageSize: number): AsyncGenerator<StoredEvent> {
   return pages(
     query,
-    `SELECT id, session_id, seq, kind, text, data, tool_call_id, replay_of_id, created_at, hash
+    `SELECT id, session_id, seq, kind, text, data, tool_call_id, replay_of_id, created_at, attachment_cids, hash
      FROM events WHERE (session_id, seq) > ($1, $2) ORDER BY session_id, seq LIMIT $3`,
     pageSize,
     [BEFORE_ALL, 0],
@@ -67,6 +67,7 @@ export function events(query: SqlQuery, pageSize: number): AsyncGenerator<Stored
       toolCallId: row.tool_call_id as string | null,
       replayOfId: row.replay_of_id as string | null,
       createdAt: row.created_at as Date,
+      attachmentCids: row.attachment_cids as string[],
       hash: row.hash as string,
     }),
   );
@@ -84,8 +85,8 @@ export function edges(query: SqlQuery, pageSize: number): AsyncGenerator<StoredE
               LIMIT 1) AS transition_card_id,
             banner.id AS banner_id, banner.kind AS banner_kind, banner.data AS banner_data,
             opening.id AS opening_id, opening.kind AS opening_kind, opening.text AS opening_text,
-            opening.replay_of_id AS opening_replay_of_id,
-            initiating.text AS initiating_text
+            opening.replay_of_id AS opening_replay_of_id, opening.attachment_cids AS opening_attachment_cids,
+            initiating.text AS initiating_text, initiating.attachment_cids AS initiating_attachment_cids
      FROM continuation_edges e
      LEFT JOIN projection_manifests m ON m.edge_id = e.id
      LEFT JOIN events banner ON banner.session_id = e.successor_id AND banner.seq = 1
@@ -116,9 +117,11 @@ export function edges(query: SqlQuery, pageSize: number): AsyncGenerator<StoredE
             kind: row.opening_kind as string,
             text: row.opening_text as string | null,
             replayOfId: row.opening_replay_of_id as string | null,
+            attachmentCids: row.opening_attachment_cids as string[],
           }
         : null,
       initiatingText: row.initiating_text as string | null,
+      initiatingAttachmentCids: row.initiating_attachment_cids as string[] | null,
     }),
   );
 }

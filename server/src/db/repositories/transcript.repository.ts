@@ -18,6 +18,8 @@ export interface EventDraft {
   toolCallId?: string | null;
   replayOfId?: string | null;
   clientMessageId?: string | null;
+  /** Cids of the attachments a user message links, in order. */
+  attachmentCids?: string[];
   /** Its token count when known already: a replayed message counts as its original. */
   tokenCount?: number;
 }
@@ -117,6 +119,7 @@ export function chainEvents(session: SessionEntity, drafts: EventDraft[]) {
       replayOfId: draft.replayOfId ?? null,
       clientMessageId: draft.clientMessageId ?? null,
       createdAt: new Date(),
+      attachmentCids: draft.attachmentCids ?? [],
       tokenCount: draft.tokenCount ?? eventTokenCount(draft.text, draft.data, payload),
     });
     event.hash = eventHash(previousHash, event, payload);

@@ -6,7 +6,7 @@ function facts(text: string, overrides: Partial<TurnFacts> = {}): TurnFacts {
     sessionId: 'session-1',
     sessionTitle: 'Kitchen remodel',
     sessionKind: 'ROOT',
-    userMessage: { id: 'event-9', seq: 9, text, replayed: false },
+    userMessage: { id: 'event-9', seq: 9, text, replayed: false, attachmentNames: [] },
     earlierUserMessages: [],
     citableRange: { fromEventId: 'event-1', toEventId: 'event-8' },
     contextUsage: { tokens: 100, windowTokens: 1_000, threshold: 0.8 },
@@ -40,10 +40,18 @@ describe('the built-in agent decides to continue', () => {
     const reply = await new BuiltinAgent().complete({
       messages: [{ role: 'user', content: '/continue Cabinet orders' }],
       tools: [],
-      facts: facts('/continue Cabinet orders', { userMessage: { id: 'e2', seq: 2, text: '/continue Cabinet orders', replayed: true } }),
+      facts: facts('/continue Cabinet orders', { userMessage: { id: 'e2', seq: 2, text: '/continue Cabinet orders', replayed: true, attachmentNames: [] } }),
     });
     expect(reply.toolCalls).toEqual([]);
     expect(reply.text).toContain('a new session');
+  });
+});
+
+describe('the built-in agent answers', () => {
+  it('acknowledging the attachments of the message by name', async () => {
+    const attached = facts('Here are the plans', { userMessage: { id: 'e3', seq: 3, text: 'Here are the plans', replayed: false, attachmentNames: ['floor.png', 'notes.txt'] } });
+    const reply = await new BuiltinAgent().complete({ messages: [{ role: 'user', content: 'Here are the plans' }], tools: [], facts: attached });
+    expect(reply.text).toBe('Noted: "Here are the plans". Attached: floor.png, notes.txt.');
   });
 });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { lineageBlock, SourceKind } from '../continuations';
 import {
+  attachmentItem,
   compileProjection,
   contentItem,
   EventRangeRead,
@@ -386,3 +387,46 @@ describe('compiled contexts, for any history, budget and cited ranges', () => {
     );
   });
 });
+
+describe('attachments in a projection', () => {
+  const events = transcript(['Here is the floor plan', 'Noted.', 'Continue with the plan']);
+  const reference = { cid: 'c'.repeat(64), name: 'plan "v2".png', mediaType: 'image/png', byteSize: 2048 };
+  const cited = (excerpt: string | null, cid = reference.cid) => ({
+    type: 'ATTACHMENT' as const,
+    item: attachmentItem('the floor plan', cid),
+    reference: { ...reference, cid, mediaType: excerpt === null ? 'image/png' : 'text/plain' },
+    excerpt,
+  });
+
+  it('names the initiating message\'s attachments beside it, as INCLUDED items of the runtime', async () => {
+    const projection = await compile(request(events, { initiatingAttachments: [reference] }), memoryReader(events).reader);
+    expect(sectionText(projection, 'INITIATING_MESSAGE')).toBe(
+      `[event ${events[2].id} seq 3 USER_MESSAGE] Continue with the plan\n<attachment cid="${reference.cid}" name="plan 'v2'.png" type="image/png" bytes="2048" />`,
+    );
+    expect(projection.items[1]).toMatchObject({ kind: 'ATTACHMENT', status: 'INCLUDED', origin: 'RUNTIME', cid: reference.cid, hash: reference.cid });
+  });
+
+  it('carries a cited attachment as a reference, with a text one\'s content only when it fits, and leaves one out with a read_attachment handle', async () => {
+    const image = await compile(request(events, { sources: [cited(null)] }), memoryReader(events).reader);
+    expect(sectionText(image, 'EXCERPT')).toBe(`<attachment cid="${reference.cid}" name="plan 'v2'.png" type="image/png" bytes="2048" relevance="the floor plan" />`);
+    expect(image.items.at(-1)).toMatchObject({ kind: 'ATTACHMENT', status: 'INCLUDED', tokenCount: countTokens(sectionText(image, 'EXCERPT')!) });
+
+    const text = await compile(request(events, { sources: [cited('Kitchen faces north.')] }), memoryReader(events).reader);
+    expect(sectionText(text, 'EXCERPT')).toContain('>\nKitchen faces north.\n</attachment>');
+
+    const long = 'north '.repeat(5_000);
+    const tight = await compile(request(events, { tokenBudget: 2_000, sources: [cited(long)] }), memoryReader(events).reader);
+    expect(sectionText(tight, 'EXCERPT')).toMatch(/relevance="the floor plan" \/>$/);
+
+    // No recent exchange: room for the two handles (the handoff's and this one's), not for the reference.
+    const bare = { recentBefore: { sessionId: PREDECESSOR, seq: 1 }, sources: [cited(null)] };
+    const withoutRoom = await compileProjection(request(events, { ...bare, tokenBudget: 64 }), memoryReader(events).reader);
+    const minimum = Number(/below the (\d+) tokens/.exec(withoutRoom.ok ? '' : withoutRoom.error.message)![1]);
+    const handle = `- attachment cid ${reference.cid} (read_attachment): the floor plan`;
+    const room = countTokens('- the handoff: read_manifest manifest') + countTokens(handle) + 2;
+    const omitted = await compile(request(events, { ...bare, tokenBudget: minimum + room }), memoryReader(events).reader);
+    expect(omitted.items.at(-1)).toMatchObject({ kind: 'ATTACHMENT', status: 'OMITTED' });
+    expect(sectionText(omitted, 'OMITTED_HANDLES')).toBe(`- the handoff: read_manifest manifest\n${handle}`);
+  });
+});
+

@@ -7,6 +7,8 @@ import { Context, freshLoaders, subscribedSession } from '../context';
 import { failureError, toPayload, valueOrThrow } from '../errors';
 import { revivePublishedEvent } from '../pubsub';
 import { Session } from '../sessions/session.type';
+import { Attachment } from '../attachments/attachment.type';
+import type { AttachmentEntity } from '../../db/entities/attachment.entity';
 import { Event } from './event.type';
 import { PostMessageInput } from './message.input';
 import { PostMessageResult, PostMessageSuccess } from './message.type';
@@ -95,6 +97,19 @@ export class EventResolver {
     const session = await ctx.loaders.sessionById.load(event.sessionId);
     if (!session) throw new Error(`Event ${event.id} has no session in its account`);
     return session;
+  }
+
+  @FieldResolver(() => [Attachment], {
+    description: 'Files attached to this message, linked by content id (a replayed message links the same ones, never copies).',
+  })
+  async attachments(@Root() event: EventEntity, @Ctx() ctx: Context): Promise<AttachmentEntity[]> {
+    if (event.attachmentCids.length === 0) return [];
+    const found = await ctx.loaders.attachmentByCid.loadMany(event.attachmentCids);
+    return found.map((attachment, index) => {
+      // Attachments are never deleted and a message links only its account's: a gap is a fault.
+      if (!attachment || attachment instanceof Error) throw attachment ?? new Error(`Event ${event.id} links a missing attachment ${event.attachmentCids[index]}`);
+      return attachment;
+    });
   }
 
   @FieldResolver(() => Event, {

@@ -20,4 +20,11 @@ export class PostMessageInput {
       'Writing to a CONTINUED session is refused unless this is true; then a new continuation branch is created for the message.',
   })
   branch?: boolean | null;
+
+  @Field(() => [String], {
+    nullable: true,
+    description:
+      'Content ids of files uploaded beforehand (POST /attachments), in order: at most 20, none twice. A cid the account does not hold is NOT_FOUND, writing nothing.',
+  })
+  attachments?: string[] | null;
 }

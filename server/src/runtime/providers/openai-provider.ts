@@ -1,6 +1,13 @@
 import OpenAI from 'openai';
-import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionContentPart,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import { describeAttachment } from '../../domain/attachments';
 import {
+  ModelAttachment,
   ModelMessage,
   ModelProvider,
   ModelProviderError,
@@ -27,6 +34,7 @@ const MAX_DETAIL_LENGTH = 300;
 /** A model behind an OpenAI-compatible chat-completions endpoint, its answer streamed. */
 export class OpenAIProvider implements ModelProvider {
   readonly name = 'openai';
+  readonly readsAttachments = true;
   private readonly client: OpenAI;
   private readonly model: string;
   private readonly timeoutMs: number;
@@ -127,11 +135,33 @@ export class OpenAIProvider implements ModelProvider {
   }
 }
 
+/**
+ * A user message's content parts: its text, then each attachment, an image as an image part
+ * (a data URL), a text file as text, any other file as a line naming it.
+ */
+function userContent(content: string, attachments: ModelAttachment[]): ChatCompletionContentPart[] {
+  return [
+    { type: 'text', text: content },
+    ...attachments.map((attachment): ChatCompletionContentPart => {
+      if (attachment.imageBase64 !== undefined) {
+        return { type: 'image_url', image_url: { url: `data:${attachment.mediaType.split(';', 1)[0]};base64,${attachment.imageBase64}` } };
+      }
+      if (attachment.text !== undefined) {
+        return { type: 'text', text: `<attachment name="${attachment.name}" type="${attachment.mediaType}">\n${attachment.text}\n</attachment>` };
+      }
+      return { type: 'text', text: `[attached: ${describeAttachment(attachment)}; read_attachment describes it]` };
+    }),
+  ];
+}
+
 function toChatMessage(message: ModelMessage): ChatCompletionMessageParam {
   switch (message.role) {
     case 'system':
-    case 'user':
       return { role: message.role, content: message.content };
+    case 'user':
+      return message.attachments?.length
+        ? { role: 'user', content: userContent(message.content, message.attachments) }
+        : { role: 'user', content: message.content };
     case 'assistant':
       return {
         role: 'assistant',

@@ -23,7 +23,10 @@ import { Viewer } from '../viewer';
 import { assertTurnBoundary, initiatingEvent, transferablePendingRuns } from './checks';
 import { AGENT_TOOLS, ContinuationPolicy } from './policy';
 import { refuse } from './refusal';
-import { projected, resolveSources, transferredState } from './sources';
+import { CitedAttachment, projected, resolveSources, transferredState } from './sources';
+import { AttachmentReference } from '../../domain/attachments';
+import { findAttachments } from '../../db/repositories/attachment.repository';
+import { attachmentReference } from '../attachments.service';
 
 /** Edge and manifest ids are new on every attempt; their tokens vary by a few, so advised minimums include this. */
 const LINEAGE_ID_ALLOWANCE = 24;
@@ -57,6 +60,7 @@ export async function prepare(
   input: ContinueSessionRequest,
   snapshot: ContinuationSnapshot,
   turn: { callerRunId?: string; branching: boolean; anyTurnState?: boolean },
+  attachments: ReadonlyMap<string, CitedAttachment>,
 ): Promise<Omit<Prepared, 'recommended'>> {
   const { latestUserMessage, activeRuns, unresolvedToolCallId } = snapshot;
   const initiating = turn.branching ? null : await initiatingEvent(manager, predecessor, input.initiatingEventId, latestUserMessage);
@@ -64,7 +68,7 @@ export async function prepare(
   // A preview whatever the turn's state shows the named runs that are still pending; the continuation itself checks them.
   if (!turn.anyTurnState) assertTurnBoundary(activeRuns, unresolvedToolCallId, turn.callerRunId);
   const pendingRunIds = turn.anyTurnState ? named.filter((id) => activeRuns.some((run) => run.id === id)) : transferablePendingRuns(activeRuns, named);
-  const sources = await resolveSources(manager, viewer, input, snapshot.citedEvents);
+  const sources = await resolveSources(manager, viewer, input, snapshot.citedEvents, attachments);
   const { state: transferred, plan, pins } = await transferredState(manager, viewer, predecessor, input, pendingRunIds);
   // The latest user message is a replay only when nobody wrote since this session was continued into.
   const hasNewUserMessage = latestUserMessage !== null && latestUserMessage.replayOfId === null;
@@ -80,6 +84,13 @@ export async function recommendations(manager: EntityManager, viewer: Viewer, in
   return rankedSources(manager, viewer.accountId, session.originId, purpose, RECOMMENDED_CANDIDATES);
 }
 
+/** What the initiating message links, in its order: named in the successor's context and manifest. */
+export async function initiatingAttachments(manager: EntityManager, viewer: Viewer, initiating: EventEntity): Promise<AttachmentReference[]> {
+  const found = await findAttachments(manager, viewer.accountId, initiating.attachmentCids);
+  const byCid = new Map(found.map((attachment) => [attachment.cid, attachmentReference(attachment)]));
+  return initiating.attachmentCids.map((cid) => byCid.get(cid)!);
+}
+
 /** The successor's initial context; refuses (INVALID_INPUT) when the budget cannot hold its fixed part. */
 export async function compile(
   reader: ProjectionSourceReader,
@@ -89,6 +100,7 @@ export async function compile(
   predecessor: SessionEntity,
   prepared: Prepared,
   initiatingEvent: EventEntity,
+  attached: AttachmentReference[],
   ids: { edgeId: string; manifestId: string },
 ): Promise<{ block: string; projection: Projection }> {
   const block = lineageBlock({
@@ -112,6 +124,7 @@ export async function compile(
       lineageBlock: block,
       manifestId: ids.manifestId,
       initiatingEvent: projected(initiatingEvent),
+      initiatingAttachments: attached,
       recentBefore: {
         sessionId: predecessor.id,
         seq: prepared.initiating ? prepared.initiating.seq : predecessor.eventCount + 1,

@@ -9,9 +9,11 @@ import {
   ResolvedEventSource,
   ResolvedSource,
   UnavailableSource,
+  attachmentItem,
   contentItem,
   readStart,
 } from '../../domain/projection';
+import { AttachmentReference } from '../../domain/attachments';
 import { EventKind } from '../../domain/transcript';
 import { EventEntity } from '../../db/entities/event.entity';
 import { PlanRevisionEntity } from '../../db/entities/plan-revision.entity';
@@ -36,7 +38,14 @@ export function projected(event: EventEntity): ProjectedEvent {
     tokenCount: event.tokenCount,
     tokenTotal: event.tokenTotal,
     hash: event.hash,
+    attachmentCids: event.attachmentCids,
   };
+}
+
+/** An attachment a continuation cites, read before its transaction: the reference, and a small text attachment's content. */
+export interface CitedAttachment {
+  reference: AttachmentReference;
+  excerpt: string | null;
 }
 
 /**
@@ -65,19 +74,27 @@ export function eventReader(manager: EntityManager, prefetched: EventEntity[] = 
 
 /**
  * Every cited source must exist in the viewer's account: events in one session and in order,
- * resources and memory pinned to what they resolve to now. Refuses with SOURCE_NOT_FOUND.
+ * resources and memory pinned to what they resolve to now, attachments among `attachments` (the
+ * viewer's, read beforehand). Refuses with SOURCE_NOT_FOUND.
  */
 export async function resolveSources(
   manager: EntityManager,
   viewer: Viewer,
   input: ContinueSessionRequest,
   citedEvents: EventEntity[],
+  attachments: ReadonlyMap<string, CitedAttachment>,
 ): Promise<ResolvedSource[]> {
   const byId = new Map(citedEvents.map((event) => [event.id, event]));
   const missing: ErrorDetail[] = [];
   const sources: ResolvedSource[] = [];
   for (const [index, source] of input.sources.entries()) {
     const path = ['input', 'sources', String(index)];
+    if (source.kind === SourceKind.ATTACHMENT) {
+      const cited = attachments.get(source.cid ?? '');
+      if (cited) sources.push({ type: 'ATTACHMENT', item: attachmentItem(source.relevance, cited.reference.cid), ...cited });
+      else missing.push({ path: [...path, 'cid'], message: 'No such attachment in this account.' });
+      continue;
+    }
     if (source.kind === SourceKind.RESOURCE || source.kind === SourceKind.MEMORY) {
       const content = await resolveContentSource(manager, viewer.accountId, source);
       if (content) sources.push(content);

@@ -19,7 +19,7 @@ import { CombinedStatement } from '../../db/statement';
 import { WriteTransaction } from '../../db/write-transaction';
 import { Viewer } from '../viewer';
 import { checkRateLimits } from './checks';
-import { Prepared, compile, manifestEntity, tokenBudget } from './compile';
+import { Prepared, compile, initiatingAttachments, manifestEntity, tokenBudget } from './compile';
 import { ContinuationPolicy } from './policy';
 import { eventReader } from './sources';
 
@@ -27,6 +27,7 @@ import { eventReader } from './sources';
 export interface BranchMessage {
   text: string;
   clientMessageId: string | null;
+  attachmentCids: string[];
 }
 
 export interface Written {
@@ -89,18 +90,21 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
       data: { role: 'banner', edgeId, manifestId, predecessorId: predecessor.id, predecessorTitle: predecessor.title, reason: input.reason, actor },
     },
     branchMessage
-      ? { kind: EventKind.USER_MESSAGE, text: branchMessage.text, clientMessageId: branchMessage.clientMessageId }
+      ? { kind: EventKind.USER_MESSAGE, text: branchMessage.text, clientMessageId: branchMessage.clientMessageId, attachmentCids: branchMessage.attachmentCids }
       : {
           kind: EventKind.USER_MESSAGE,
           text: initiating!.text,
           replayOfId: initiating!.id,
+          // The same attachments by cid: linked again, never copied.
+          attachmentCids: initiating!.attachmentCids,
           tokenCount: initiating!.data == null ? initiating!.tokenCount : undefined,
         },
   ]);
   Object.assign(successor, opened.totals);
   const successorEvents = opened.events;
   const initiatingEvent = initiating ?? successorEvents[1];
-  const { block, projection } = await compile(eventReader(manager, write.prefetched), policy, viewer, input, predecessor, prepared, initiatingEvent, {
+  const attached = await initiatingAttachments(manager, viewer, initiatingEvent);
+  const { block, projection } = await compile(eventReader(manager, write.prefetched), policy, viewer, input, predecessor, prepared, initiatingEvent, attached, {
     edgeId,
     manifestId,
   });
