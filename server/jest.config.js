@@ -18,4 +18,7 @@ module.exports = {
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testTimeout: 30000,
+  // On the embedded database every test server has its own copy, so files run two at a time; on
+  // PostgreSQL they share one database, and some count its rows, so they run one at a time.
+  maxWorkers: process.env.DATABASE_URL ? 1 : 2,
 };
