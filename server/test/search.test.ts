@@ -135,6 +135,27 @@ describe('searchEvents', () => {
     expect(page.edges[1].node.score).toBeLessThan(2);
   });
 
+  it('pages a large area tier by tier exactly as ranking every match would', async () => {
+    const query = 'nightly export bucket keys rotation';
+    const ranked = await search(client, { query, sessionId: lineage[9], first: 100 });
+    // Sessions counting more events than they hold make the area large to the server.
+    const sql = (text: string) => server.app.database.dataSource.query(text, [lineage]);
+    await sql('UPDATE sessions SET event_count = event_count + 10000 WHERE id = ANY($1::uuid[])');
+    try {
+      const seen: string[] = [];
+      let after: string | null = null;
+      for (;;) {
+        const page: SearchPage = await search(client, { query, sessionId: lineage[9], first: 3, after });
+        seen.push(...page.edges.map((edge) => edge.node.event.id));
+        if (!page.pageInfo.hasNextPage) break;
+        after = page.pageInfo.endCursor;
+      }
+      expect(seen).toEqual(ranked.edges.map((edge) => edge.node.event.id));
+    } finally {
+      await sql('UPDATE sessions SET event_count = event_count - 10000 WHERE id = ANY($1::uuid[])');
+    }
+  });
+
   it('pages with cursors: no hit twice, none missed, the same totalCount on every page', async () => {
     const all = await search(client, { query: 'bucket export keys rotation', sessionId: lineage[9], first: 100 });
     expect(all.totalCount).toBeGreaterThan(20);

@@ -81,6 +81,26 @@ function tierTsquery(parameter: string): string {
                ELSE websearch_to_tsquery('${SEARCH_CONFIGURATION}', $2) && ${parameter}::tsquery END`;
 }
 
+/**
+ * Below this many events in the area, a search ranks every match at once: there are few, and one
+ * pass costs less than trying the stricter tiers first.
+ */
+const RANK_EVERY_MATCH_BELOW_EVENTS = 50_000;
+/** Sessions summed to tell a large area from a small one: enough to pass the threshold above. */
+const SIZED_SESSIONS = 2_000;
+
+/** The events of an area, from its sessions' counts (of at most {@link SIZED_SESSIONS} of them), as SQL. */
+function areaSize(area: SearchArea): string {
+  switch (area.scope) {
+    case SearchScope.SESSION:
+      return `coalesce((SELECT event_count FROM sessions WHERE id = $6::uuid AND account_id = $1), 0)`;
+    case SearchScope.LINEAGE:
+      return `coalesce((SELECT sum(event_count) FROM (SELECT event_count FROM sessions WHERE origin_id = $6::uuid AND account_id = $1 LIMIT ${SIZED_SESSIONS}) sized), 0)`;
+    case SearchScope.ACCOUNT:
+      return `coalesce((SELECT sum(event_count) FROM (SELECT event_count FROM sessions WHERE account_id = $1 LIMIT ${SIZED_SESSIONS}) sized), 0)`;
+  }
+}
+
 /** How words normalize (stemmed; '' for a stop word): fixed by the configuration, so kept for the words seen most recently. */
 const normalizedWords = new Map<string, string>();
 const NORMALIZED_WORDS_KEPT = 10_000;
@@ -129,10 +149,17 @@ export async function searchEvents(manager: EntityManager, search: EventSearchQu
        WHERE $7::float8 IS NULL OR (score, id) < ($7::float8, $8::uuid)
        ORDER BY score DESC, id DESC
        LIMIT $5`;
-  // A tier is read when every stricter one fell short of a page; the last whatever it holds.
+  // A tier is read when every stricter one fell short of a page; the last (any word) whatever it
+  // holds, and at once in an area small enough that ranking all its matches costs less.
+  const large = `${areaSize(search.area)} > ${RANK_EVERY_MATCH_BELOW_EVENTS}`;
   const shortOf = (index: number) => Array.from({ length: index }, (_, earlier) => `(SELECT count(*) FROM tier${earlier}) < $5`);
   const chosen = tiers.map((_, index) => {
-    const conditions = [...shortOf(index), ...(index < tiers.length - 1 ? [`(SELECT count(*) FROM tier${index}) = $5`] : [])];
+    const last = index === tiers.length - 1;
+    const conditions = last
+      ? index === 0
+        ? []
+        : [`(NOT ${large} OR (${shortOf(index).join(' AND ')}))`]
+      : [large, ...shortOf(index), `(SELECT count(*) FROM tier${index}) = $5`];
     return `SELECT id, score FROM tier${index}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
   });
   const rows: Record<string, unknown>[] = await manager.query(
