@@ -82,7 +82,7 @@ function tierTsquery(parameter: string): string {
 }
 
 /**
- * Below this many events in the area, a search ranks every match at once: there are few, and one
+ * Up to this many events in the area, a search ranks every match at once: there are few, and one
  * pass costs less than trying the stricter tiers first.
  */
 const RANK_EVERY_MATCH_BELOW_EVENTS = 50_000;
@@ -128,7 +128,8 @@ async function wordQueries(manager: EntityManager, query: ParsedSearchQuery): Pr
  * tool output does not win by bulk) and a small recency term, ties broken by id. The page comes
  * from the strictest tier (hits holding every word, then one fewer, down to any one) that fills
  * it: since a hit holding more words always ranks first, that page is the exact one. The tiers
- * are one statement whose later parts run only when the earlier ones fall short.
+ * are one statement whose later parts run only when the earlier ones fall short; a small area
+ * goes straight to the last.
  */
 export async function searchEvents(manager: EntityManager, search: EventSearchQuery): Promise<EventSearchPage> {
   const words = await wordQueries(manager, search.query);
