@@ -11,6 +11,7 @@ import { RunOutput1796050800000 } from './1796050800000-RunOutput';
 import { Attachments1796054400000 } from './1796054400000-Attachments';
 import { ContentSearch1796065200000 } from './1796065200000-ContentSearch';
 import { ContinuationProposals1796068800000 } from './1796068800000-ContinuationProposals';
+import { SearchIndexesWithoutPendingList1796072400000 } from './1796072400000-SearchIndexesWithoutPendingList';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   Attachments1796054400000,
   ContentSearch1796065200000,
   ContinuationProposals1796068800000,
+  SearchIndexesWithoutPendingList1796072400000,
 ];
