@@ -83,59 +83,81 @@ function tierTsquery(parameter: string): string {
 
 /**
  * Up to this many events in the area, a search ranks every match at once: there are few, and one
- * pass costs less than trying the stricter tiers first.
+ * pass plans faster than the tiers. Beyond it the tiers cost less (at 10,000 events, the same p50
+ * and half the p99 of ranking every match).
  */
-const RANK_EVERY_MATCH_BELOW_EVENTS = 50_000;
+const RANK_EVERY_MATCH_BELOW_EVENTS = 5_000;
 /** Sessions summed to tell a large area from a small one: enough to pass the threshold above. */
 const SIZED_SESSIONS = 2_000;
 
 /** The events of an area, from its sessions' counts (of at most {@link SIZED_SESSIONS} of them), as SQL. */
-function areaSize(area: SearchArea): string {
+function areaSize(area: SearchArea, parameter: string): string {
   switch (area.scope) {
     case SearchScope.SESSION:
-      return `coalesce((SELECT event_count FROM sessions WHERE id = $6::uuid AND account_id = $1), 0)`;
+      return `coalesce((SELECT event_count FROM sessions WHERE id = ${parameter}::uuid AND account_id = $1), 0)`;
     case SearchScope.LINEAGE:
-      return `coalesce((SELECT sum(event_count) FROM (SELECT event_count FROM sessions WHERE origin_id = $6::uuid AND account_id = $1 LIMIT ${SIZED_SESSIONS}) sized), 0)`;
+      return `coalesce((SELECT sum(event_count) FROM (SELECT event_count FROM sessions WHERE origin_id = ${parameter}::uuid AND account_id = $1 LIMIT ${SIZED_SESSIONS}) sized), 0)`;
     case SearchScope.ACCOUNT:
       return `coalesce((SELECT sum(event_count) FROM (SELECT event_count FROM sessions WHERE account_id = $1 LIMIT ${SIZED_SESSIONS}) sized), 0)`;
   }
 }
 
-/** How words normalize (stemmed; '' for a stop word): fixed by the configuration, so kept for the words seen most recently. */
-const normalizedWords = new Map<string, string>();
-const NORMALIZED_WORDS_KEPT = 10_000;
+/**
+ * Above this share of the table's events, an account's search leaves the account out of the index
+ * scan. The index's list for such an account holds nearly every row: intersecting the words' lists
+ * with it costs more than checking the account on each hit (at 1,000,000 events in one account,
+ * about half of each tier's index time).
+ */
+const ACCOUNT_INDEXED_UP_TO_SHARE = 0.5;
 
-/** Each distinct plain word of the query as the database normalizes it (stop words have none), in a stable order. */
-async function wordQueries(manager: EntityManager, query: ParsedSearchQuery): Promise<string[]> {
-  const words = [...new Set(alternativeWords(query))];
-  const unknown = words.filter((word) => !normalizedWords.has(word));
-  if (unknown.length > 0) {
-    const rows: { typed: string; word: string }[] = await manager.query(
-      `SELECT typed, plainto_tsquery('${SEARCH_CONFIGURATION}', typed)::text AS word FROM unnest($1::text[]) typed`,
-      [unknown],
-    );
-    for (const row of rows) {
-      if (normalizedWords.size >= NORMALIZED_WORDS_KEPT) normalizedWords.delete(normalizedWords.keys().next().value!);
-      normalizedWords.set(row.typed, row.word);
-    }
-  }
-  return [...new Set(words.map((word) => normalizedWords.get(word)!).filter((word) => word !== ''))].sort();
+/** What the search statement is written from. */
+interface SearchShape {
+  /** Each distinct plain word of the query as the database normalizes it (stop words have none), in a stable order. */
+  words: string[];
+  /** More events in the area than a single ranking pass suits: the page is read in tiers. */
+  large: boolean;
+  /** Whether the index scan intersects the words' lists with the account's. */
+  accountIndexed: boolean;
+}
+
+async function searchShape(manager: EntityManager, search: EventSearchQuery, areaValue: string | null): Promise<SearchShape> {
+  const typed = [...new Set(alternativeWords(search.query))];
+  // The account's share is the planner's statistics (the most common accounts of the table), which
+  // name only accounts holding a large share, and none before the table is first analyzed.
+  const [row]: { words: string[]; area_events: string; account_share: number | null }[] = await manager.query(
+    `SELECT ARRAY(SELECT plainto_tsquery('${SEARCH_CONFIGURATION}', typed)::text FROM unnest($2::text[]) typed) AS words,
+            ${areaSize(search.area, '$3')} AS area_events,
+            (SELECT common.share
+             FROM pg_stats stats, unnest(stats.most_common_vals::text::uuid[], stats.most_common_freqs) AS common (account_id, share)
+             WHERE stats.schemaname = current_schema() AND stats.tablename = 'events' AND stats.attname = 'account_id'
+               AND common.account_id = $1) AS account_share`,
+    areaValue === null ? [search.accountId, typed] : [search.accountId, typed, areaValue],
+  );
+  return {
+    words: [...new Set(row.words.filter((word) => word !== ''))].sort(),
+    large: Number(row.area_events) > RANK_EVERY_MATCH_BELOW_EVENTS,
+    accountIndexed: (row.account_share ?? 0) <= ACCOUNT_INDEXED_UP_TO_SHARE,
+  };
 }
 
 /**
  * One page of the account's events matching `query` in `area`, best first: by how many of the
  * words a hit holds, then cover density (`ts_rank_cd`, normalized by document length so that long
- * tool output does not win by bulk) and a small recency term, ties broken by id. The page comes
- * from the strictest tier (hits holding every word, then one fewer, down to any one) that fills
- * it: since a hit holding more words always ranks first, that page is the exact one. The tiers
- * are one statement whose later parts run only when the earlier ones fall short; a small area
- * goes straight to the last.
+ * tool output does not win by bulk) and a small recency term, ties broken by id. A large area's
+ * page comes from the strictest tier (hits holding every word, then one fewer, down to any one)
+ * that fills it: since a hit holding more words always ranks first, that page is the exact one.
+ * The tiers are one statement whose later parts run only when the earlier ones fall short; a small
+ * area ranks every match in one pass.
  */
 export async function searchEvents(manager: EntityManager, search: EventSearchQuery): Promise<EventSearchPage> {
-  const words = await wordQueries(manager, search.query);
-  // Phrases only, or only stop words beside phrases: the strict part alone decides.
-  const tiers = words.length ? matchTiers(words) : [''];
   const area = areaCondition(search.area, '$6');
+  const shape = await searchShape(manager, search, area.value);
+  const { words } = shape;
+  // Phrases only, or only stop words beside phrases: the strict part alone decides.
+  const allTiers = words.length ? matchTiers(words) : [''];
+  const tiers = shape.large ? allTiers : allTiers.slice(-1);
+  // Written where the planner cannot take it for an index condition when the account is most of the table.
+  const account = shape.accountIndexed ? 'hit.account_id = $1' : '(hit.account_id = $1) IS TRUE';
   const tierParameter = (index: number) => `$${12 + index}`;
   const scoredTier = (index: number) => `SELECT id, score FROM (
          SELECT hit.id,
@@ -144,23 +166,16 @@ export async function searchEvents(manager: EntityManager, search: EventSearchQu
                   + ${RECENCY_WEIGHT} * power(0.5, greatest(0, extract(epoch FROM $4::timestamptz - hit.created_at)) / ${RECENCY_HALF_LIFE_SECONDS}) AS score
          FROM events hit
          CROSS JOIN LATERAL (SELECT ts_rank_cd(hit.search_vector, ${TSQUERY}, 1) AS rank) ranked
-         WHERE hit.account_id = $1 AND hit.search_vector @@ ${tierTsquery(tierParameter(index))} AND ${area.sql}
+         WHERE ${account} AND hit.search_vector @@ ${tierTsquery(tierParameter(index))} AND ${area.sql}
            AND ($9::uuid IS NULL OR NOT (hit.session_id = $9::uuid AND hit.seq >= $10::int))
        ) scored
        WHERE $7::float8 IS NULL OR (score, id) < ($7::float8, $8::uuid)
        ORDER BY score DESC, id DESC
        LIMIT $5`;
-  // A tier is read when every stricter one fell short of a page; the last (any word) whatever it
-  // holds, and at once in an area small enough that ranking all its matches costs less.
-  const large = `${areaSize(search.area)} > ${RANK_EVERY_MATCH_BELOW_EVENTS}`;
+  // A tier is read when every stricter one fell short of a page, the last whatever it holds.
   const shortOf = (index: number) => Array.from({ length: index }, (_, earlier) => `(SELECT count(*) FROM tier${earlier}) < $5`);
   const chosen = tiers.map((_, index) => {
-    const last = index === tiers.length - 1;
-    const conditions = last
-      ? index === 0
-        ? []
-        : [`(NOT ${large} OR (${shortOf(index).join(' AND ')}))`]
-      : [large, ...shortOf(index), `(SELECT count(*) FROM tier${index}) = $5`];
+    const conditions = index === tiers.length - 1 ? shortOf(index) : [...shortOf(index), `(SELECT count(*) FROM tier${index}) = $5`];
     return `SELECT id, score FROM tier${index}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
   });
   const rows: Record<string, unknown>[] = await manager.query(
