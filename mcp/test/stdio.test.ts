@@ -5,7 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { RunningServer, startServer } from './server.js';
+// The SDK's tests start the server the same way.
+import { RunningServer, startServer } from '../../sdk/test/server.js';
 
 const bin = fileURLToPath(new URL('../bin/session-continuation-mcp.js', import.meta.url));
 

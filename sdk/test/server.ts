@@ -15,7 +15,7 @@ export interface RunningServer {
 
 /** The real server, from source, on an embedded database of its own and a free port. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-sdk-'));
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-test-'));
   const apiKey = `sck_test_${randomBytes(16).toString('hex')}`;
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/index.ts'], {
     cwd: serverDir,
