@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -25,8 +25,17 @@ function embeddedConfig(dataDir: string): AppConfig {
 }
 
 describe('start-up', () => {
+  const folders: string[] = [];
+  /** A new folder for one test's data, removed when the file's tests are done. */
+  async function scratchFolder(name: string): Promise<string> {
+    const folder = await mkdtemp(path.join(tmpdir(), `sc-${name}-`));
+    folders.push(folder);
+    return folder;
+  }
+  afterAll(() => Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true }))));
+
   it('creates and persists the embedded database and the admin key in DATA_DIR across restarts', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-embedded-'));
+    const dataDir = await scratchFolder('embedded');
     const first = await startApp(embeddedConfig(dataDir));
     const key = first.bootstrapKey.apiKey;
     expect(first.database.embedded).toBe(true);
@@ -51,12 +60,12 @@ describe('start-up', () => {
   }, 120_000);
 
   it('refuses to start with a clear message when the database is unreachable', async () => {
-    const config = { ...embeddedConfig(await mkdtemp(path.join(tmpdir(), 'sc-x-'))), databaseUrl: 'postgres://postgres@127.0.0.1:1/none' };
+    const config = { ...embeddedConfig(await scratchFolder('unreachable')), databaseUrl: 'postgres://postgres@127.0.0.1:1/none' };
     await expect(startApp(config)).rejects.toThrow(/Cannot reach the database at postgres:\/\/postgres@127\.0\.0\.1:1\/none/);
   });
 
   it('refuses to start when a migration fails, and applies nothing of it', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-conflict-'));
+    const dataDir = await scratchFolder('conflict');
     const embedded = await startEmbeddedPostgres(path.join(dataDir, 'pgdata'), 2);
     const sql = new Client({ connectionString: embedded.url });
     await sql.connect();
@@ -116,6 +125,8 @@ describe('start-up', () => {
       await ws.dispose();
     } finally {
       child.kill('SIGKILL');
+      await exited;
+      await database.drop();
     }
   }, 120_000);
 });

@@ -50,15 +50,24 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** A test server's database settings, and `drop` to remove what they hold once the server has stopped. */
+export interface ServerDatabase {
+  databaseUrl?: string;
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
 /** The database settings for one test server: the shared PostgreSQL database, or a fresh copy of the template. */
-export async function testServerDatabase(): Promise<{ databaseUrl?: string; dataDir: string }> {
+export async function testServerDatabase(): Promise<ServerDatabase> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-test-data-'));
+  // An embedded copy weighs tens of megabytes: a run of the suite would leave gigabytes behind.
+  const drop = () => rm(dataDir, { recursive: true, force: true });
   const url = process.env.TEST_DATABASE_URL;
-  if (url) return { databaseUrl: url, dataDir };
+  if (url) return { databaseUrl: url, dataDir, drop };
   const templateDir = process.env.TEST_TEMPLATE_DIR;
   if (!templateDir) throw new Error('The global setup sets TEST_DATABASE_URL or TEST_TEMPLATE_DIR');
   await cp(templateDir, dataDir, { recursive: true });
-  return { dataDir };
+  return { dataDir, drop };
 }
 
 /**
@@ -66,9 +75,9 @@ export async function testServerDatabase(): Promise<{ databaseUrl?: string; data
  * any queued run in the database, so they must not share one with other suites. On PostgreSQL an
  * empty database that the server migrates on start; embedded copies are separate anyway.
  */
-export async function isolatedServerDatabase(): Promise<{ databaseUrl?: string; dataDir: string; drop(): Promise<void> }> {
+export async function isolatedServerDatabase(): Promise<ServerDatabase> {
   const shared = process.env.TEST_DATABASE_URL;
-  if (!shared) return { ...(await testServerDatabase()), drop: async () => undefined };
+  if (!shared) return testServerDatabase();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-test-data-'));
   const name = `sc_agent_${Date.now()}_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
   const url = new URL(shared);
@@ -81,6 +90,7 @@ export async function isolatedServerDatabase(): Promise<{ databaseUrl?: string; 
     databaseUrl: url.toString(),
     dataDir,
     async drop() {
+      await rm(dataDir, { recursive: true, force: true });
       const client = new Client({ connectionString: shared });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
