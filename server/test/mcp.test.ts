@@ -105,6 +105,48 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(jsonOf(late)).toMatchObject({ code: 'SESSION_CONTINUED', currentContinuationId: successorId });
   });
 
+  it('holds a continuation of a session that asks first as a proposal, which a person then approves', async () => {
+    const { createSession } = await account.data<{ createSession: { id: string } }>(
+      'mutation { createSession(input: { title: "Asking", continuationApproval: ASK }) { id } }',
+    );
+    const sessionId = createSession.id;
+    expect((await call('append_message', { sessionId, text: 'Now let us plan the kitchen.' })).isError).toBeFalsy();
+    const args = {
+      sessionId,
+      idempotencyKey: 'kitchen-once',
+      title: 'Kitchen plan',
+      reason: 'topic_change',
+      handoff: { purpose: 'Plan the new kitchen', currentRequest: 'Now let us plan the kitchen.' },
+      sources: [],
+    };
+    const held = await call('continue_session', args);
+    expect(held.isError).toBeFalsy();
+    const proposal = jsonOf(held);
+    expect(proposal).toMatchObject({ status: 'awaiting_approval', proposalId: expect.any(String), expiresAt: expect.any(String), replayed: false });
+    // The same call again is the same proposal.
+    expect(jsonOf(await call('continue_session', args))).toMatchObject({ proposalId: proposal.proposalId, replayed: true });
+
+    const SESSION = `query ($id: ID!) { session(id: $id) {
+      status currentContinuation { id } pendingProposal { id title }
+      events(first: 10) { edges { node { kind text } } } } }`;
+    type Asked = {
+      session: { status: string; currentContinuation: { id: string } | null; pendingProposal: { id: string; title: string } | null; events: { edges: { node: { kind: string; text: string } }[] } };
+    };
+    const waiting = (await account.data<Asked>(SESSION, { id: sessionId })).session;
+    expect(waiting).toMatchObject({ status: 'ACTIVE', currentContinuation: { id: sessionId }, pendingProposal: { id: proposal.proposalId, title: 'Kitchen plan' } });
+    // The transcript records the proposal once, beside the message; the outside agent's call is not in it.
+    expect(waiting.events.edges.map((edge) => edge.node.kind)).toEqual(['USER_MESSAGE', 'SYSTEM']);
+    expect(waiting.events.edges[1].node.text).toContain('Kitchen plan');
+
+    const { approveContinuation } = await account.data<{ approveContinuation: { edge: { actor: string }; successor: { id: string } } }>(
+      'mutation ($id: ID!) { approveContinuation(input: { proposalId: $id }) { ... on ContinueSessionSuccess { edge { actor } successor { id } } } }',
+      { id: proposal.proposalId },
+    );
+    expect(approveContinuation.edge.actor).toBe('USER');
+    const approved = (await account.data<Asked>(SESSION, { id: sessionId })).session;
+    expect(approved).toMatchObject({ status: 'CONTINUED', currentContinuation: { id: approveContinuation.successor.id }, pendingProposal: null });
+  });
+
   it("answers failures as tool errors with the API's codes", async () => {
     const unknown = await call('read_events', { sessionId: '00000000-0000-4000-8000-000000000000', fromSeq: 1, toSeq: 5 });
     expect(unknown.isError).toBe(true);

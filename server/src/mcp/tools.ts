@@ -2,14 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { GraphQLSchema } from 'graphql';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Actor } from '../domain/continuations';
+import { ContinuationApproval, proposalToolResult } from '../domain/proposals';
 import { ErrorCode, OperationFailure } from '../domain/errors';
 import { continueSessionTool, continueSessionToolRequest } from '../graphql/continuations/continue-session-tool';
 import { RUNTIME_TOOLS, RecallServices, RecallTools } from '../runtime/tools';
 import type { ContinuationService } from '../services/continuations.service';
+import type { ProposalService } from '../services/proposals.service';
 import type { Viewer } from '../services/viewer';
 
 export interface McpServices extends RecallServices {
   continuations: ContinuationService;
+  proposals: ProposalService;
 }
 
 type InputSchema = Tool['inputSchema'];
@@ -40,7 +43,9 @@ function continueTool(schema: GraphQLSchema): Tool {
     name: 'continue_session',
     description:
       'Continue a session in a fresh successor, atomically. Returns the successor id and the successor\'s compiled initial context ' +
-      '(from its projection manifest): start the new working context from it.',
+      '(from its projection manifest): start the new working context from it. In a session whose continuations a person approves ' +
+      '(continuationApproval ASK), the call is held as a proposal instead and returns its id with status awaiting_approval: the ' +
+      'conversation stays in the session until the person approves (the successor then starts from its context) or rejects it with a note.',
     inputSchema: {
       ...definition.parameters,
       properties: {
@@ -150,6 +155,14 @@ export class McpTools {
     }
     const request = continueSessionToolRequest(this.schema, args, { sessionId, idempotencyKey, initiatingEventId });
     if (!request.ok) return refused(ErrorCode.INVALID_INPUT, request.problems.join(' '));
+    const [session] = await this.services.sessions.sessionsByIds(viewer.accountId, [sessionId]);
+    if (session?.continuationApproval === ContinuationApproval.ASK) {
+      // The agent's call is not in the transcript: the proposal's note there is its record.
+      const proposed = await this.services.proposals.propose(viewer, request.request, { runId: null, toolCallId: `mcp:${idempotencyKey}`, callEvent: null });
+      if (!proposed.ok) return failed(proposed.error);
+      const { proposal, replayed } = proposed.value;
+      return text({ ...JSON.parse(proposalToolResult(proposal.id)), expiresAt: proposal.expiresAt.toISOString(), replayed });
+    }
     const continued = await this.services.continuations.continueSession(viewer, request.request, { actor: Actor.AGENT });
     if (!continued.ok) return failed(continued.error);
     const { edge, successor, replayed } = continued.value;

@@ -268,9 +268,9 @@ export class ContinuationService {
    * predecessor the caller holds locked in `manager`'s transaction; writes nothing. Throws
    * {@link Refused} with the failure continueSession would answer.
    */
-  async checkContinuation(manager: EntityManager, viewer: Viewer, predecessor: SessionEntity, input: ContinueSessionRequest, callerRunId: string): Promise<void> {
+  async checkContinuation(manager: EntityManager, viewer: Viewer, predecessor: SessionEntity, input: ContinueSessionRequest, callerRunId: string | null): Promise<void> {
     const snapshot = await continuationSnapshot(manager, this.snapshotQuery(viewer, input));
-    const prepared = await this.prepared(manager, viewer, predecessor, input, snapshot, { callerRunId, branching: false });
+    const prepared = await this.prepared(manager, viewer, predecessor, input, snapshot, { callerRunId: callerRunId ?? undefined, branching: false });
     checkRateLimits(this.policy, predecessor, prepared.hasNewUserMessage, snapshot.recentContinuations);
     const attached = await initiatingAttachments(manager, viewer, prepared.initiating!);
     await compile(eventReader(manager), this.policy, viewer, input, predecessor, prepared, prepared.initiating!, attached, {

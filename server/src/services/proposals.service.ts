@@ -45,12 +45,17 @@ export interface ApprovalSettings {
 
 export const DEFAULT_APPROVAL_SETTINGS: ApprovalSettings = { defaultApproval: ContinuationApproval.AUTOMATIC, proposalTtlMs: DEFAULT_PROPOSAL_TTL_MS };
 
-/** The agent's tool call that a proposal records: it is appended with its result and the proposal's note. */
+/** The agent's tool call that a proposal records, with the proposal's note. */
 export interface ProposingCall {
-  runId: string;
+  /** The runtime's run making the call; null for an agent outside the runtime (MCP). */
+  runId: string | null;
+  /** Names the call: the same id again returns the same proposal. */
   toolCallId: string;
-  /** The TOOL_CALL event as the runtime records every call. */
-  callEvent: EventDraft;
+  /**
+   * The TOOL_CALL event as the runtime records every call, appended with its result; null for an
+   * agent outside the runtime, whose calls are not in the transcript.
+   */
+  callEvent: EventDraft | null;
 }
 
 /** How often pending proposals are swept at the least: those another process made and did not live to expire. */
@@ -130,16 +135,23 @@ export class ProposalService {
           decidedAt: null,
         });
         await manager.insert(ContinuationProposalEntity, proposal);
-        const events = await appendEvents(manager, session, [
-          call.callEvent,
-          {
-            kind: EventKind.TOOL_RESULT,
-            text: proposalToolResult(proposal.id),
-            toolCallId: call.toolCallId,
-            data: { name: 'continue_session', error: false, proposalId: proposal.id },
-          },
-          { kind: EventKind.SYSTEM, text: proposedText(request.title), data: { role: 'continuation_proposal', proposalId: proposal.id } },
-        ]);
+        const note: EventDraft = { kind: EventKind.SYSTEM, text: proposedText(request.title), data: { role: 'continuation_proposal', proposalId: proposal.id } };
+        const events = await appendEvents(
+          manager,
+          session,
+          call.callEvent
+            ? [
+                call.callEvent,
+                {
+                  kind: EventKind.TOOL_RESULT,
+                  text: proposalToolResult(proposal.id),
+                  toolCallId: call.toolCallId,
+                  data: { name: 'continue_session', error: false, proposalId: proposal.id },
+                },
+                note,
+              ]
+            : [note],
+        );
         return { proposal, superseded, events };
       });
     } catch (error) {
