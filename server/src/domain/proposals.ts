@@ -118,11 +118,16 @@ export function rejectedText(title: string, note: string | null): string {
   return `The person rejected the continuation into "${title}": the conversation stays in this session.${said} Answer here, taking it into account.`;
 }
 
-/** What the agent's continue_session call returns in an ASK session: the turn ends there. */
-export function proposalToolResult(proposalId: string): string {
-  return JSON.stringify({
+/** What the agent's continue_session call answers in an ASK session. */
+export function proposalAnswer(proposalId: string): { status: 'awaiting_approval'; proposalId: string; message: string } {
+  return {
     status: 'awaiting_approval',
     proposalId,
     message: 'A person was asked to approve this continuation; the conversation stays here until they decide.',
-  });
+  };
+}
+
+/** The runtime's tool result for the call: the turn ends there. */
+export function proposalToolResult(proposalId: string): string {
+  return JSON.stringify(proposalAnswer(proposalId));
 }

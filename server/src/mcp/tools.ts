@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { GraphQLSchema } from 'graphql';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Actor } from '../domain/continuations';
-import { ContinuationApproval, proposalToolResult } from '../domain/proposals';
+import { ContinuationApproval, proposalAnswer } from '../domain/proposals';
 import { ErrorCode, OperationFailure } from '../domain/errors';
 import { continueSessionTool, continueSessionToolRequest } from '../graphql/continuations/continue-session-tool';
 import { RUNTIME_TOOLS, RecallServices, RecallTools } from '../runtime/tools';
@@ -161,7 +161,7 @@ export class McpTools {
       const proposed = await this.services.proposals.propose(viewer, request.request, { runId: null, toolCallId: `mcp:${idempotencyKey}`, callEvent: null });
       if (!proposed.ok) return failed(proposed.error);
       const { proposal, replayed } = proposed.value;
-      return text({ ...JSON.parse(proposalToolResult(proposal.id)), expiresAt: proposal.expiresAt.toISOString(), replayed });
+      return text({ ...proposalAnswer(proposal.id), expiresAt: proposal.expiresAt.toISOString(), replayed });
     }
     const continued = await this.services.continuations.continueSession(viewer, request.request, { actor: Actor.AGENT });
     if (!continued.ok) return failed(continued.error);
