@@ -1,7 +1,6 @@
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
-import { DEFAULT_AGENT_CONFIG } from '../src/config';
 import { GraphQLTestClient } from './helpers/graphql-client';
-import { FakeOpenAI, startFakeOpenAI } from './helpers/fake-openai';
+import { FakeOpenAI, agentOn, startFakeOpenAI } from './helpers/fake-openai';
 import { eventsOf, sessionOf, settledRuns } from './helpers/runs';
 import { startTestServer, TestServer } from './helpers/test-server';
 
@@ -24,7 +23,7 @@ describe('approval with an OpenAI-compatible model', () => {
   beforeAll(async () => {
     fake = await startFakeOpenAI({ apiKey: 'sk-test' });
     server = await startTestServer({
-      agent: { ...DEFAULT_AGENT_CONFIG, provider: 'openai', openai: { baseURL: fake.baseURL, apiKey: 'sk-test', model: 'test-model', timeoutMs: 10_000 }, pollMs: 50 },
+      agent: agentOn(fake),
     });
     client = await server.newAccount('openai approval');
   });

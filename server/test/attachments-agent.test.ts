@@ -1,8 +1,7 @@
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
-import { DEFAULT_AGENT_CONFIG } from '../src/config';
 import { PNG_1X1, randomFile, uploaded } from './helpers/attachments';
 import { continuation, continueSession, createSession } from './helpers/continuations';
-import { FakeOpenAI, startFakeOpenAI } from './helpers/fake-openai';
+import { FakeOpenAI, agentOn, startFakeOpenAI } from './helpers/fake-openai';
 import { GraphQLTestClient } from './helpers/graphql-client';
 import { settledRuns } from './helpers/runs';
 import { startTestServer, TestServer } from './helpers/test-server';
@@ -22,7 +21,7 @@ describe('attachments given to an OpenAI-compatible model', () => {
   beforeAll(async () => {
     fake = await startFakeOpenAI({ apiKey: 'sk-test' });
     server = await startTestServer({
-      agent: { ...DEFAULT_AGENT_CONFIG, provider: 'openai', openai: { baseURL: fake.baseURL, apiKey: 'sk-test', model: 'test-model', timeoutMs: 10_000 }, pollMs: 50 },
+      agent: agentOn(fake),
     });
     client = await server.newAccount('seeing');
   });

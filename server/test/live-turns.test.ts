@@ -2,7 +2,7 @@ import type { ChatCompletionCreateParams } from 'openai/resources/chat/completio
 import { DEFAULT_AGENT_CONFIG } from '../src/config';
 import { collect, GraphQLTestClient } from './helpers/graphql-client';
 import { createSession } from './helpers/continuations';
-import { FakeOpenAI, startFakeOpenAI } from './helpers/fake-openai';
+import { FakeOpenAI, agentOn, startFakeOpenAI } from './helpers/fake-openai';
 import { eventsOf, runsOf, settledRuns } from './helpers/runs';
 import { startTestServer, TestServer } from './helpers/test-server';
 
@@ -110,7 +110,7 @@ describe('live turns with an OpenAI-compatible model that streams', () => {
   beforeAll(async () => {
     fake = await startFakeOpenAI({ apiKey: 'sk-live' });
     server = await startTestServer({
-      agent: { ...DEFAULT_AGENT_CONFIG, provider: 'openai', openai: { baseURL: fake.baseURL, apiKey: 'sk-live', model: 'live-model', timeoutMs: 20_000 }, pollMs: 50 },
+      agent: agentOn(fake, { apiKey: 'sk-live', model: 'live-model', timeoutMs: 20_000 }),
     });
     client = await server.newAccount('openai');
   });

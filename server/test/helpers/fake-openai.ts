@@ -2,6 +2,7 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+import { AgentConfig, DEFAULT_AGENT_CONFIG } from '../../src/config';
 
 export type FakeAnswer =
   /** Streamed word by word when the request asks for a stream, `pauseMs` between the words. */
@@ -30,6 +31,11 @@ export interface FakeOpenAI {
 interface HeldRequest {
   body: ChatCompletionCreateParams;
   response: ServerResponse;
+}
+
+/** A test server's agent on `fake`: the OpenAI provider, polling often so that turns start at once. */
+export function agentOn(fake: FakeOpenAI, openai: Partial<AgentConfig['openai']> = {}): AgentConfig {
+  return { ...DEFAULT_AGENT_CONFIG, provider: 'openai', openai: { baseURL: fake.baseURL, apiKey: 'sk-test', model: 'test-model', timeoutMs: 10_000, ...openai }, pollMs: 50 };
 }
 
 /** A local server speaking OpenAI's chat-completions wire format, for tests over real HTTP. */
