@@ -15,7 +15,39 @@ const contract = existsSync(publishedContractPath) ? readFileSync(publishedContr
  * Parts of the contract that no code serves yet, each with the issue that will serve it.
  * Resolving an issue removes its lines; the list is empty when the contract is served whole.
  */
-const notServedYet: Record<string, string> = {};
+const notServedYet: Record<string, string> = {
+  'ApiKeyScope was removed.': '#29 (keys and scopes)',
+  'ApiKey was removed.': '#29 (keys and scopes)',
+  'CreateApiKeyInput was removed.': '#29 (keys and scopes)',
+  'CreateApiKeySuccess was removed.': '#29 (keys and scopes)',
+  'CreateApiKeyResult was removed.': '#29 (keys and scopes)',
+  'Query.apiKeys was removed.': '#29 (keys and scopes)',
+  'Mutation.createApiKey was removed.': '#29 (keys and scopes)',
+  'Mutation.revokeApiKey was removed.': '#29 (keys and scopes)',
+  'WebhookEventType was removed.': '#30 (webhooks)',
+  'WebhookDeliveryStatus was removed.': '#30 (webhooks)',
+  'WebhookEndpoint was removed.': '#30 (webhooks)',
+  'WebhookDelivery was removed.': '#30 (webhooks)',
+  'CreateWebhookEndpointInput was removed.': '#30 (webhooks)',
+  'CreateWebhookEndpointSuccess was removed.': '#30 (webhooks)',
+  'CreateWebhookEndpointResult was removed.': '#30 (webhooks)',
+  'Query.webhookEndpoints was removed.': '#30 (webhooks)',
+  'Mutation.createWebhookEndpoint was removed.': '#30 (webhooks)',
+  'Mutation.deleteWebhookEndpoint was removed.': '#30 (webhooks)',
+  'Mutation.redeliverWebhook was removed.': '#30 (webhooks)',
+  'ErasureScope was removed.': '#31 (the data life cycle)',
+  'EraseSessionInput was removed.': '#31 (the data life cycle)',
+  'ErasureReceipt was removed.': '#31 (the data life cycle)',
+  'EraseSessionResult was removed.': '#31 (the data life cycle)',
+  'RedactEventResult was removed.': '#31 (the data life cycle)',
+  'Event.erasedAt was removed.': '#31 (the data life cycle)',
+  'Account.retentionDays was removed.': '#31 (the data life cycle)',
+  'Query.erasures was removed.': '#31 (the data life cycle)',
+  'Mutation.eraseSession was removed.': '#31 (the data life cycle)',
+  'Mutation.redactEvent was removed.': '#31 (the data life cycle)',
+  'Mutation.setRetentionPolicy was removed.': '#31 (the data life cycle)',
+  'SessionContinuedEvent.run was removed.': '#25 (third-party friction)',
+};
 
 describe('the public API contract', () => {
   it('the copy in contract/ is the published contract', () => {
