@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ClientBase, Pool } from 'pg';
 import { RunningApp } from '../server/src/app';
-import { PlanTransfer, SourceKind, lineageBlock, normalizeHandoff } from '../server/src/domain/continuations';
-import { EventRangeRead, ManifestItemStatus, ProjectedEvent, ProjectionRequest, compileProjection } from '../server/src/domain/projection';
-import { EventKind, eventTokenCount } from '../server/src/domain/transcript';
-import { AGENT_TOOLS } from '../server/src/services/continuations.service';
+import { PlanTransfer, SourceKind, lineageBlock, normalizeHandoff } from '../server/src/modules/continuation/continuations';
+import { EventRangeRead, ManifestItemStatus, ProjectedEvent, ProjectionRequest, compileProjection } from '../server/src/modules/continuation/projection/projection';
+import { EventKind, eventTokenCount } from '../server/src/modules/conversation/transcript';
+import { AGENT_TOOLS } from '../server/src/modules/continuation/continuations.service';
 import { GraphQLClient } from './graphql';
 import { fixed, median, ratioCell, spread, Spread, table } from './stats';
 import { chainMessages, insertMessages } from './transcript';

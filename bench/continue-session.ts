@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { EventKind, eventHash, eventTokenCount } from '../server/src/domain/transcript';
+import { EventKind, eventHash, eventTokenCount } from '../server/src/modules/conversation/transcript';
 import { GraphQLClient } from './graphql';
 import { chainMessages, insertMessages, MessageRow } from './transcript';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RunningApp, startApp } from '../server/src/app';
 import { AgentConfig, DEFAULT_AGENT_CONFIG } from '../server/src/config';
-import { DEFAULT_CONTINUATION_POLICY } from '../server/src/services/continuations.service';
+import { DEFAULT_CONTINUATION_POLICY } from '../server/src/modules/continuation/continuations.service';
 import { createBenchDatabase } from './database';
 
 export const log = (message: string) => process.stderr.write(`${message}\n`);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
-import { EventKind, eventHash, eventTokenCount } from '../server/src/domain/transcript';
+import { EventKind, eventHash, eventTokenCount } from '../server/src/modules/conversation/transcript';
 import { GraphQLClient } from './graphql';
 
 /** What people write, in turn: a few lengths of ordinary chat. */

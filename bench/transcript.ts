@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Pool, PoolClient } from 'pg';
-import { EventKind, eventHash } from '../server/src/domain/transcript';
+import { EventKind, eventHash } from '../server/src/modules/conversation/transcript';
 
 /** A message to write, its token count computed beforehand with the server's `eventTokenCount`. */
 export interface MessageDraft {

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import type { DestinationStream } from 'pino';
-import { DEFAULT_RECONNECT_OPTIONS } from './graphql/postgres-event-target';
-import { ContinuationPolicy, DEFAULT_CONTINUATION_POLICY } from './services/continuations.service';
-import { ApprovalSettings, DEFAULT_APPROVAL_SETTINGS } from './services/proposals.service';
-import { ContinuationApproval } from './domain/proposals';
-import { LOG_LEVELS, LogLevel } from './logger';
-import { DEFAULT_ATTACHMENT_MAX_BYTES } from './domain/attachments';
-import type { S3StorageOptions } from './storage/s3-storage';
+import { DEFAULT_RECONNECT_OPTIONS } from './platform/pubsub/postgres-event-target';
+import { ContinuationPolicy, DEFAULT_CONTINUATION_POLICY } from './modules/continuation/continuations.service';
+import { ApprovalSettings, DEFAULT_APPROVAL_SETTINGS } from './modules/continuation/approval/proposals.service';
+import { ContinuationApproval } from './modules/continuation/approval/proposals';
+import { LOG_LEVELS, LogLevel } from './platform/observability/logger';
+import { DEFAULT_ATTACHMENT_MAX_BYTES } from './modules/attachments/attachments';
+import type { S3StorageOptions } from './modules/attachments/storage/s3-storage';
 
 /** Everything the server reads from its environment; the README's configuration table lists the same. */
 export interface AppConfig {

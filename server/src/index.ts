@@ -1,12 +1,12 @@
 // First: with tracing on, it patches http, graphql and pg as the imports below load them.
-import { tracing } from './instrumentation';
+import { tracing } from './platform/observability/instrumentation';
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startApp } from './app';
 import { ConfigError, configFromEnv } from './config';
-import { DatabaseStartError } from './db/database';
-import { logger } from './logger';
+import { DatabaseStartError } from './platform/db/database';
+import { logger } from './platform/observability/logger';
 
 async function main(): Promise<void> {
   const config = configFromEnv();

@@ -3,9 +3,9 @@ import { GraphQLSchema } from 'graphql';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode as RpcErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { bearerKey } from '../domain/api-keys';
-import type { AccountService } from '../services/accounts.service';
-import type { Viewer } from '../services/viewer';
+import { bearerKey } from '../modules/accounts/api-keys';
+import type { AccountService } from '../modules/accounts/accounts.service';
+import type { Viewer } from '../shared/viewer';
 import { McpServices, McpTools, mcpToolDefinitions } from './tools';
 
 export interface McpRouteOptions {

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { GraphQLSchema } from 'graphql';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { Actor } from '../domain/continuations';
-import { ContinuationApproval, proposalAnswer } from '../domain/proposals';
-import { ErrorCode, OperationFailure } from '../domain/errors';
-import { continueSessionTool, continueSessionToolRequest } from '../graphql/continuations/continue-session-tool';
-import { RUNTIME_TOOLS, RecallServices, RecallTools } from '../runtime/tools';
-import type { ContinuationService } from '../services/continuations.service';
-import type { ProposalService } from '../services/proposals.service';
-import type { Viewer } from '../services/viewer';
+import { Actor } from '../modules/continuation/continuations';
+import { ContinuationApproval, proposalAnswer } from '../modules/continuation/approval/proposals';
+import { ErrorCode, OperationFailure } from '../shared/errors';
+import { continueSessionTool, continueSessionToolRequest } from '../modules/continuation/continue-session-tool';
+import { RUNTIME_TOOLS, RecallServices, RecallTools } from '../agent/tools';
+import type { ContinuationService } from '../modules/continuation/continuations.service';
+import type { ProposalService } from '../modules/continuation/approval/proposals.service';
+import type { Viewer } from '../shared/viewer';
 
 export interface McpServices extends RecallServices {
   continuations: ContinuationService;

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createAppPubSub } from '../graphql/pubsub';
-import { buildAppSchema, printAppSchema } from '../graphql/schema';
+import { createAppPubSub } from '../api/pubsub';
+import { buildAppSchema, printAppSchema } from '../api/schema';
 
 /** Writes the API's SDL to the repository's schema.graphql (run by the build). */
 async function emitSchema(): Promise<void> {

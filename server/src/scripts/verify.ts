@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
 import { ConfigError, configFromEnv } from '../config';
-import { startEmbeddedPostgres } from '../db/embedded-postgres';
-import type { Violation } from '../domain/invariants';
-import { DEFAULT_LEASE_GRACE_MS, verifyDatabase } from '../services/integrity.service';
+import { startEmbeddedPostgres } from '../platform/db/embedded-postgres';
+import type { Violation } from '../modules/integrity/invariants';
+import { DEFAULT_LEASE_GRACE_MS, verifyDatabase } from '../modules/integrity/integrity.service';
 
 /**
  * Checks the database the server would use (DATABASE_URL, or the embedded database in DATA_DIR)

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Violation } from '../../src/domain/invariants';
-import { verifyDatabase } from '../../src/services/integrity.service';
+import type { Violation } from '../../src/modules/integrity/invariants';
+import { verifyDatabase } from '../../src/modules/integrity/integrity.service';
 import { GraphQLTestClient } from './graphql-client';
 import type { TestServer } from './test-server';
 

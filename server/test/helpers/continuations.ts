@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GraphQLTestClient } from './graphql-client';
 import { TestServer } from './test-server';
-import type { Topics } from '../../src/graphql/pubsub';
+import type { Topics } from '../../src/api/pubsub';
 
 export const CONTINUE = `mutation ($input: ContinueSessionInput!) { continueSession(input: $input) {
   __typename

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RunningApp, startApp } from '../../src/app';
 import { AppConfig, DEFAULT_AGENT_CONFIG } from '../../src/config';
-import { DEFAULT_CONTINUATION_POLICY } from '../../src/services/continuations.service';
+import { DEFAULT_CONTINUATION_POLICY } from '../../src/modules/continuation/continuations.service';
 import { isolatedServerDatabase, testServerDatabase } from '../setup/test-database';
 import { GraphQLTestClient } from './graphql-client';
 

@@ -2,7 +2,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { openDatabase } from '../../src/db/database';
+import { openDatabase } from '../../src/platform/db/database';
 
 /** How the run's test servers reach their database; set in the environment by the global setup. */
 export interface TestDatabase {

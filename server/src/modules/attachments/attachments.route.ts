@@ -1,0 +1,105 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import express, { Request, Response } from 'express';
+import { attachmentPath } from './attachments';
+import { bearerKey } from '../accounts/api-keys';
+import type { AttachmentEntity } from './attachment.entity';
+import type { AccountService } from '../accounts/accounts.service';
+import type { AttachmentService, UploadResult } from './attachments.service';
+import type { Viewer } from '../../shared/viewer';
+import { logger } from '../../platform/observability/logger';
+import { requestLog } from '../../platform/http/request-log';
+
+export interface AttachmentRouteServices {
+  accounts: AccountService;
+  attachments: AttachmentService;
+}
+
+function sendError(res: ServerResponse, status: number, message: string, code: string, details: unknown[] = []): void {
+  const body = JSON.stringify({ errors: [{ message, extensions: { code, details } }] });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** The JSON the upload answers with: the contract's Attachment fields but its time. */
+export function attachmentJson(attachment: AttachmentEntity) {
+  const { cid, name, mediaType, byteSize } = attachment;
+  return { cid, name, mediaType, byteSize, url: attachmentPath(cid) };
+}
+
+const STATUS_OF: Record<UploadResult['status'], number> = { CREATED: 201, EXISTING: 200, INVALID: 400, UNSUPPORTED_TYPE: 415, TOO_LARGE: 413 };
+
+async function viewerOf(req: IncomingMessage, res: ServerResponse, accounts: AccountService): Promise<Viewer | null> {
+  const viewer = await accounts.authenticate(bearerKey(req.headers.authorization));
+  if (!viewer) {
+    res.setHeader('www-authenticate', 'Bearer');
+    sendError(res, 401, 'Missing or unknown API key: send "Authorization: Bearer <api key>".', 'UNAUTHENTICATED');
+  }
+  return viewer;
+}
+
+/**
+ * `POST /attachments?name=<file name>` streams the raw body into storage (201, or 200 when the
+ * account holds those bytes already) and `GET /attachments/<cid>` serves them with their media
+ * type; both with the Bearer key. Another account's cid is 404, as one that exists nowhere.
+ */
+export function attachmentsRouter({ accounts, attachments }: AttachmentRouteServices): express.Router {
+  const router = express.Router();
+
+  router.post('/attachments', async (req: Request, res: Response) => {
+    const viewer = await viewerOf(req, res, accounts);
+    if (!viewer) return void req.resume();
+    const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
+    if (encoding !== 'identity') {
+      req.resume();
+      return sendError(res, 415, 'Send the file as it is, without a Content-Encoding: its cid is the hash of exactly those bytes.', 'INVALID_INPUT');
+    }
+    const declared = req.headers['content-length'];
+    let result: UploadResult;
+    try {
+      result = await attachments.upload(viewer, {
+        name: typeof req.query.name === 'string' ? req.query.name : undefined,
+        contentType: req.headers['content-type'],
+        contentLength: declared === undefined ? undefined : Number(declared),
+        // Not destroyed when storage stops reading early: the rest is drained below, and the socket answers.
+        body: req.iterator({ destroyOnReturn: false }),
+      });
+    } catch (error) {
+      // A client that went away mid-upload is no fault of the server's; storage removed what it had kept.
+      if (req.readableAborted) return;
+      throw error;
+    } finally {
+      // Whatever was not read, after a refusal or a failure, is read and dropped, so that the connection stays usable for the answer.
+      req.resume();
+    }
+    const status = STATUS_OF[result.status];
+    if ('failure' in result) return sendError(res, status, result.failure.message, result.failure.code, result.failure.details);
+    res.status(status).json(attachmentJson(result.attachment));
+  });
+
+  router.get('/attachments/:cid', async (req: Request<{ cid: string }>, res: Response) => {
+    const viewer = await viewerOf(req, res, accounts);
+    if (!viewer) return;
+    const attachment = await attachments.find(viewer, req.params.cid);
+    if (!attachment) return sendError(res, 404, 'No such attachment.', 'NOT_FOUND');
+    const bytes = await attachments.open(attachment);
+    res.writeHead(200, {
+      'content-type': attachment.mediaType,
+      'content-length': attachment.byteSize,
+      // The name as a download would save it; the bytes are never run as a page of this origin.
+      'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(attachment.name)}`,
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; sandbox",
+      // The cid is the hash of the bytes: they never change.
+      etag: `"${attachment.cid}"`,
+      'cache-control': 'private, max-age=31536000, immutable',
+    });
+    await pipeline(bytes, res).catch((error: unknown) => {
+      // The status is sent: a failure can only cut the response short, which the client sees.
+      if (!res.destroyed) requestLog(req, logger).error({ err: error }, 'Unexpected error streaming an attachment');
+      res.destroy();
+    });
+  });
+
+  return router;
+}

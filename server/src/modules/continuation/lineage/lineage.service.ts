@@ -1,0 +1,132 @@
+import { DataSource, In } from 'typeorm';
+import { ErrorCode, Outcome, fail, succeed } from '../../../shared/errors';
+import { isId } from '../../../shared/ids';
+import { recalledItems, SourceRead } from '../projection/projection';
+import { itemBoundIds, overlappedOmissions } from './recall';
+import { EventEntity } from '../../conversation/event.entity';
+import { RunStatus } from '../../conversation/runs';
+import { ContinuationEdgeEntity } from '../continuation-edge.entity';
+import { ProjectionManifestEntity } from '../projection-manifest.entity';
+import { RunEntity } from '../../conversation/run.entity';
+import { SessionEntity } from '../../conversation/session.entity';
+import { currentContinuation, LineageTreeNode, lineagePath, lineageTree } from './lineage.repository';
+import { alignMany, alignOne } from '../../../shared/batch';
+import { Viewer } from '../../../shared/viewer';
+
+/** Reads of continuation lineage, all scoped to one account. Batch methods serve DataLoaders. */
+export class LineageService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private get manager() {
+    return this.dataSource.manager;
+  }
+
+  async edgesByIds(accountId: string, ids: readonly string[]): Promise<(ContinuationEdgeEntity | null)[]> {
+    const valid = ids.filter(isId);
+    const rows = valid.length ? await this.manager.findBy(ContinuationEdgeEntity, { accountId, id: In(valid) }) : [];
+    return alignOne(ids, rows, (edge) => edge.id);
+  }
+
+  /** The edge into each session (a session has at most one predecessor). */
+  async edgesBySuccessorIds(accountId: string, ids: readonly string[]): Promise<(ContinuationEdgeEntity | null)[]> {
+    const rows = await this.manager.findBy(ContinuationEdgeEntity, { accountId, successorId: In([...ids]) });
+    return alignOne(ids, rows, (edge) => edge.successorId);
+  }
+
+  /** The edges out of each session, newest first. */
+  async edgesByPredecessorIds(accountId: string, ids: readonly string[]): Promise<ContinuationEdgeEntity[][]> {
+    const rows = await this.manager.find(ContinuationEdgeEntity, {
+      where: { accountId, predecessorId: In([...ids]) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
+    return alignMany(ids, rows, (edge) => edge.predecessorId);
+  }
+
+  async manifestsByIds(accountId: string, ids: readonly string[]): Promise<(ProjectionManifestEntity | null)[]> {
+    const valid = ids.filter(isId);
+    const rows = valid.length ? await this.manager.findBy(ProjectionManifestEntity, { accountId, id: In(valid) }) : [];
+    return alignOne(ids, rows, (manifest) => manifest.id);
+  }
+
+  async manifestsByEdgeIds(accountId: string, ids: readonly string[]): Promise<(ProjectionManifestEntity | null)[]> {
+    const rows = await this.manager.findBy(ProjectionManifestEntity, { accountId, edgeId: In([...ids]) });
+    return alignOne(ids, rows, (manifest) => manifest.edgeId);
+  }
+
+  /**
+   * Counts an exact read as a recall of the items `manifestId` left out with exactly that reference.
+   * Fails with NOT_FOUND when the manifest is not the viewer's.
+   */
+  async recordRecall(viewer: Viewer, manifestId: string, read: SourceRead): Promise<Outcome<number>> {
+    const [manifest] = await this.manifestsByIds(viewer.accountId, [manifestId]);
+    if (!manifest) {
+      return fail(ErrorCode.NOT_FOUND, 'No such manifest.', [{ path: ['recallFor'], message: 'No such manifest.' }]);
+    }
+    const indexes = recalledItems(manifest.items, read);
+    await this.countRecalls(manifest.id, indexes);
+    return succeed(indexes.length);
+  }
+
+  /**
+   * Counts a read of `sessionId` (seqs `fromSeq` to `toSeq`) from `readerId` as a recall of every
+   * source its projection left out that the read overlaps. Nothing is counted for a reader that is
+   * no successor. Returns how many items were counted.
+   */
+  async recordOverlappingRecall(viewer: Viewer, readerId: string, read: { sessionId: string; fromSeq: number; toSeq: number }): Promise<number> {
+    const [manifest] = await this.manager.findBy(ProjectionManifestEntity, { accountId: viewer.accountId, successorId: readerId });
+    if (!manifest) return 0;
+    const boundIds = [...new Set(manifest.items.flatMap(itemBoundIds))];
+    const bounds = boundIds.length ? await this.manager.findBy(EventEntity, { accountId: viewer.accountId, id: In(boundIds) }) : [];
+    const seqById = new Map(bounds.map((event) => [event.id, event.seq]));
+    const indexes = overlappedOmissions(manifest.items, read, (item) => {
+      const [first, last = first] = itemBoundIds(item).map((id) => seqById.get(id));
+      return first === undefined || last === undefined ? null : { fromSeq: first, toSeq: last };
+    });
+    await this.countRecalls(manifest.id, indexes);
+    return indexes.length;
+  }
+
+  private async countRecalls(manifestId: string, indexes: number[]): Promise<void> {
+    if (indexes.length === 0) return;
+    await this.manager.query(
+      `INSERT INTO manifest_item_recalls (manifest_id, item_index, recall_count)
+       SELECT $1, item_index, 1 FROM unnest($2::int[]) AS item_index
+       ON CONFLICT (manifest_id, item_index) DO UPDATE SET recall_count = manifest_item_recalls.recall_count + 1`,
+      [manifestId, indexes],
+    );
+  }
+
+  /** Recall counts by item index, for each manifest. */
+  async recallCounts(manifestIds: readonly string[]): Promise<Map<number, number>[]> {
+    const rows: { manifest_id: string; item_index: number; recall_count: number }[] = await this.manager.query(
+      'SELECT manifest_id, item_index, recall_count FROM manifest_item_recalls WHERE manifest_id = ANY($1::uuid[])',
+      [[...manifestIds]],
+    );
+    return alignMany(manifestIds, rows, (row) => row.manifest_id).map(
+      (counts) => new Map(counts.map((row) => [row.item_index, row.recall_count])),
+    );
+  }
+
+  /** Origin first, `session` last: one recursive query whatever the depth. */
+  lineage(viewer: Viewer, session: SessionEntity): Promise<SessionEntity[]> {
+    return lineagePath(this.manager, viewer.accountId, session.id);
+  }
+
+  /** The end of the newest continuation chain from `session`; the session itself when it has no successor. */
+  async currentContinuation(viewer: Viewer, session: SessionEntity): Promise<SessionEntity> {
+    return (await currentContinuation(this.manager, viewer.accountId, session.id)) ?? session;
+  }
+
+  /** Every session continued from `session`'s origin, shallowest first. */
+  lineageTree(viewer: Viewer, session: SessionEntity): Promise<LineageTreeNode[]> {
+    return lineageTree(this.manager, viewer.accountId, session.originId);
+  }
+
+  /** A session's runs, oldest first, optionally of one status, optionally only the newest `last`. */
+  async runs(session: SessionEntity, status?: RunStatus | null, last?: number | null): Promise<RunEntity[]> {
+    const where = { sessionId: session.id, ...(status ? { status } : {}) };
+    if (last == null) return this.manager.find(RunEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } });
+    const newest = await this.manager.find(RunEntity, { where, order: { createdAt: 'DESC', id: 'DESC' }, take: last });
+    return newest.reverse();
+  }
+}

@@ -1,0 +1,19 @@
+import { DEFAULT_TOKEN_BUDGET } from '../projection/projection';
+
+/** Limits against pathological transitions; the README documents them and their variables. */
+export interface ContinuationPolicy {
+  /** Continuations in a row along one lineage with no new user message between them. */
+  streakLimit: number;
+  /** Continuations per account per minute. */
+  perAccountPerMinute: number;
+  defaultTokenBudget: number;
+}
+
+export const DEFAULT_CONTINUATION_POLICY: ContinuationPolicy = {
+  streakLimit: 3,
+  perAccountPerMinute: 600,
+  defaultTokenBudget: DEFAULT_TOKEN_BUDGET,
+};
+
+/** Tools every agent of this server may call; a successor's identity lists them, recomputed each time. */
+export const AGENT_TOOLS = ['continue_session', 'read_events', 'search_history', 'read_manifest', 'read_resource', 'read_memory', 'read_attachment', 'walk_lineage', 'delegate'];

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import { Actor, ContinueSessionRequest, PlanTransfer, describeCarried, normalizeHandoff } from '../continuations';
+import { ContextSectionKind, ManifestItemStatus } from '../projection/projection';
+import { RunKind } from '../../conversation/runs';
+import { SessionKind, SessionStatus } from '../../conversation/sessions';
+import { ManifestProposal, ProposalStatus } from '../approval/proposals';
+import { EventKind, GENESIS_HASH } from '../../conversation/transcript';
+import { ContinuationEdgeEntity } from '../continuation-edge.entity';
+import { EventEntity } from '../../conversation/event.entity';
+import { PlanRevisionEntity } from '../../plans/plan-revision.entity';
+import { ProjectionManifestEntity } from '../projection-manifest.entity';
+import { RunEntity } from '../../conversation/run.entity';
+import { SessionEntity } from '../../conversation/session.entity';
+import { ContinuationSnapshot } from '../continuation.repository';
+import { nextPlanRevision } from '../../plans/plan.repository';
+import { queuedRun } from '../../conversation/run.repository';
+import { chainEvents } from '../../conversation/transcript.repository';
+import { CombinedStatement } from '../../../platform/db/statement';
+import { WriteTransaction } from '../../../platform/db/write-transaction';
+import { Viewer } from '../../../shared/viewer';
+import { checkRateLimits } from './checks';
+import { Prepared, compile, initiatingAttachments, manifestEntity, tokenBudget } from './compile';
+import { ContinuationPolicy } from './policy';
+import { eventReader } from './sources';
+
+/** A branch's first message: it lives in the successor, since a continued session takes no writes. */
+export interface BranchMessage {
+  text: string;
+  clientMessageId: string | null;
+  attachmentCids: string[];
+}
+
+export interface Written {
+  edge: ContinuationEdgeEntity;
+  successor: SessionEntity;
+  run: RunEntity;
+  /** Pending delegated runs that now report to the successor. */
+  movedRuns: RunEntity[];
+  predecessorEvents: EventEntity[];
+  successorEvents: EventEntity[];
+}
+
+export interface ContinuationWrite {
+  viewer: Viewer;
+  input: ContinueSessionRequest;
+  actor: Actor;
+  fingerprint: string;
+  branchMessage: BranchMessage | null;
+  predecessor: SessionEntity;
+  snapshot: ContinuationSnapshot;
+  prefetched: EventEntity[];
+  prepared: Prepared;
+  /** The proposal a person approved: marked APPROVED in the same statement, its draft kept in the manifest. */
+  approving: ManifestProposal | null;
+}
+
+/**
+ * Builds everything in memory (the successor with its banner and replayed message, the edge, the
+ * manifest, the transition card, the queued run, the plan revision, the moved runs) and writes it
+ * in one statement inside the caller's transaction, which holds the predecessor's lock.
+ */
+export async function writeContinuation(transaction: WriteTransaction, policy: ContinuationPolicy, write: ContinuationWrite): Promise<Written> {
+  const { viewer, input, actor, branchMessage, predecessor, snapshot, prepared } = write;
+  const manager = transaction.manager;
+  const { initiating, transferred, plan } = prepared;
+  const streak = checkRateLimits(policy, predecessor, prepared.hasNewUserMessage, snapshot.recentContinuations);
+
+  const now = new Date();
+  const edgeId = randomUUID();
+  const manifestId = randomUUID();
+  const handoff = normalizeHandoff(input.handoff);
+  const successor = Object.assign(new SessionEntity(), {
+    id: randomUUID(),
+    accountId: viewer.accountId,
+    kind: SessionKind.CONTINUATION,
+    status: SessionStatus.ACTIVE,
+    title: input.title.trim(),
+    description: input.description ?? null,
+    createdAt: now,
+    originId: predecessor.originId,
+    lineageDepth: predecessor.lineageDepth + 1,
+    continuationStreak: streak,
+    continuationApproval: predecessor.continuationApproval,
+  });
+  Object.assign(successor, { eventCount: 0, tokenCount: 0, lastEventHash: GENESIS_HASH });
+  const opened = chainEvents(successor, [
+    {
+      kind: EventKind.CONTINUATION,
+      text: `Continued from "${predecessor.title}"`,
+      data: { role: 'banner', edgeId, manifestId, predecessorId: predecessor.id, predecessorTitle: predecessor.title, reason: input.reason, actor },
+    },
+    branchMessage
+      ? { kind: EventKind.USER_MESSAGE, text: branchMessage.text, clientMessageId: branchMessage.clientMessageId, attachmentCids: branchMessage.attachmentCids }
+      : {
+          kind: EventKind.USER_MESSAGE,
+          text: initiating!.text,
+          replayOfId: initiating!.id,
+          // The same attachments by cid: linked again, never copied.
+          attachmentCids: initiating!.attachmentCids,
+          tokenCount: initiating!.data == null ? initiating!.tokenCount : undefined,
+        },
+  ]);
+  Object.assign(successor, opened.totals);
+  const successorEvents = opened.events;
+  const initiatingEvent = initiating ?? successorEvents[1];
+  const attached = await initiatingAttachments(manager, viewer, initiatingEvent);
+  const { block, projection } = await compile(eventReader(manager, write.prefetched), policy, viewer, input, predecessor, prepared, initiatingEvent, attached, {
+    edgeId,
+    manifestId,
+  });
+  const edge = Object.assign(new ContinuationEdgeEntity(), {
+    id: edgeId,
+    accountId: viewer.accountId,
+    predecessorId: predecessor.id,
+    predecessorDepth: predecessor.lineageDepth,
+    successorId: successor.id,
+    successorDepth: successor.lineageDepth,
+    reason: input.reason,
+    actor,
+    initiatingEventId: initiatingEvent.id,
+    idempotencyKey: input.idempotencyKey,
+    requestFingerprint: write.fingerprint,
+    createdAt: now,
+  });
+  // A cited range split by the budget counts as included: the successor sees its end.
+  const included = projection.citedItems.filter((items) => items.some((item) => item.status === ManifestItemStatus.INCLUDED)).length;
+  const carded = chainEvents(predecessor, [
+    {
+      kind: EventKind.CONTINUATION,
+      text: `Continued in "${successor.title}"`,
+      data: {
+        role: 'transition_card',
+        edgeId,
+        manifestId,
+        successorId: successor.id,
+        successorTitle: successor.title,
+        reason: input.reason,
+        actor,
+        carried: describeCarried(
+          handoff,
+          projection.sections.some((section) => section.kind === ContextSectionKind.HANDOFF),
+          included,
+          transferred,
+        ),
+        includedSources: included,
+        omittedSources: prepared.sources.length - included,
+      },
+    },
+  ]);
+  const predecessorEvents = carded.events;
+  const run = queuedRun({ accountId: viewer.accountId, sessionId: successor.id, kind: RunKind.TURN, triggerEventId: successorEvents[1].id }, now);
+  const planRevisions =
+    plan && transferred.plan === PlanTransfer.CARRY
+      ? [nextPlanRevision(successor, null, { closed: false, steps: plan.steps }, now)]
+      : plan && transferred.plan === PlanTransfer.CLOSE
+        ? [nextPlanRevision(predecessor, plan, { closed: true, steps: plan.steps }, now)]
+        : [];
+  const manifest = manifestEntity(
+    manifestId,
+    edge,
+    { predecessor, successor },
+    handoff,
+    input,
+    tokenBudget(policy, input),
+    { transferred, block, projection },
+    now,
+    write.approving,
+  );
+
+  const statement = new CombinedStatement(manager)
+    .insert(SessionEntity, [successor])
+    .insert(EventEntity, [...successorEvents, ...predecessorEvents])
+    .insert(ContinuationEdgeEntity, [edge])
+    .insert(ProjectionManifestEntity, [manifest])
+    .insert(RunEntity, [run])
+    .insert(PlanRevisionEntity, planRevisions)
+    .raw('UPDATE runs SET session_id = $1, updated_at = $2 WHERE session_id = $3 AND id = ANY($4::uuid[])', [
+      successor.id,
+      now,
+      predecessor.id,
+      transferred.pendingRunIds,
+    ])
+    .raw('UPDATE sessions SET status = $1, event_count = $2, token_count = $3, last_event_hash = $4 WHERE id = $5', [
+      SessionStatus.CONTINUED,
+      carded.totals.eventCount,
+      carded.totals.tokenCount,
+      carded.totals.lastEventHash,
+      predecessor.id,
+    ]);
+  if (write.approving) {
+    statement.raw('UPDATE continuation_proposals SET status = $1, decided_at = $2, edge_id = $3 WHERE id = $4', [
+      ProposalStatus.APPROVED,
+      now,
+      edgeId,
+      write.approving.proposalId,
+    ]);
+  }
+  await statement.commitIn(transaction);
+  Object.assign(predecessor, carded.totals, { status: SessionStatus.CONTINUED });
+  const movedRuns = snapshot.activeRuns
+    .filter((pending) => transferred.pendingRunIds.includes(pending.id))
+    .map((pending) => Object.assign(pending, { sessionId: successor.id, updatedAt: now }));
+  return { edge, successor, run, movedRuns, predecessorEvents, successorEvents };
+}

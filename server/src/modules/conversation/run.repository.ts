@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { RunKind, RunStatus } from './runs';
+import { RunEntity } from './run.entity';
+import { entityFromRow, returnedRows } from '../../platform/db/rows';
+
+export interface NewRun {
+  accountId: string;
+  sessionId: string;
+  kind: RunKind;
+  triggerEventId: string | null;
+  childSessionId?: string | null;
+  toolCallId?: string | null;
+}
+
+/** A QUEUED run with every column set, ready to insert. */
+export function queuedRun(run: NewRun, now: Date): RunEntity {
+  return Object.assign(new RunEntity(), {
+    id: randomUUID(),
+    accountId: run.accountId,
+    sessionId: run.sessionId,
+    kind: run.kind,
+    status: RunStatus.QUEUED,
+    childSessionId: run.childSessionId ?? null,
+    toolCallId: run.toolCallId ?? null,
+    error: null,
+    output: null,
+    triggerEventId: run.triggerEventId,
+    attempt: 0,
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    startedAt: null,
+    finishedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+/** Who holds a run: a worker's lease counts only for the attempt it claimed. */
+export interface Lease {
+  runId: string;
+  owner: string;
+  attempt: number;
+}
+
+/**
+ * Takes the oldest run that is QUEUED, or RUNNING under an expired lease (its worker died), and
+ * leases it to `owner` for `leaseMs`. SKIP LOCKED lets concurrent claimers pass over each other's
+ * rows instead of waiting. A turn waits while another turn of its session holds a live lease, so
+ * a session's turns run one at a time; a cancelled turn still leased is busy until its worker has
+ * recorded what it produced.
+ */
+export async function claimRun(manager: EntityManager, owner: string, leaseMs: number): Promise<RunEntity | null> {
+  const rows = returnedRows(
+    await manager.query(
+      `UPDATE runs SET status = 'RUNNING', attempt = attempt + 1, lease_owner = $1,
+              lease_expires_at = now() + $2 * interval '1 millisecond', started_at = coalesce(started_at, now()),
+              error = NULL, output = NULL, updated_at = now()
+       WHERE id = (
+         SELECT candidate.id FROM runs candidate
+         WHERE (candidate.status = 'QUEUED' OR (candidate.status = 'RUNNING' AND candidate.lease_expires_at < now()))
+           AND NOT EXISTS (
+             SELECT 1 FROM runs busy
+             WHERE busy.session_id = candidate.session_id AND busy.kind = 'TURN' AND candidate.kind = 'TURN'
+               AND busy.id <> candidate.id AND busy.status IN ('RUNNING', 'CANCELLED') AND busy.lease_expires_at >= now())
+         ORDER BY candidate.created_at, candidate.id
+         LIMIT 1
+         FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [owner, leaseMs],
+    ),
+  );
+  return rows.length ? entityFromRow(manager, RunEntity, rows[0]) : null;
+}
+
+/**
+ * Extends a live lease. Returns the run's status (RUNNING, or CANCELLED when someone cancelled it
+ * and the worker is to record what it produced), or null when the run is no longer this lease's.
+ */
+export async function renewLease(manager: EntityManager, lease: Lease, leaseMs: number): Promise<RunStatus | null> {
+  const rows = returnedRows(
+    await manager.query(
+      `UPDATE runs SET lease_expires_at = now() + $4 * interval '1 millisecond'
+       WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status IN ('RUNNING', 'CANCELLED')
+       RETURNING status`,
+      [lease.runId, lease.owner, lease.attempt, leaseMs],
+    ),
+  );
+  return rows.length === 1 ? (rows[0].status as RunStatus) : null;
+}
+
+/**
+ * Locks the leased run for the rest of the transaction, or null when the lease is lost: every
+ * write a worker makes for a run goes through this, so a worker that lost its run writes nothing.
+ * A cancelled run stays its worker's until the worker has recorded what it produced.
+ */
+export async function lockLeasedRun(manager: EntityManager, lease: Lease): Promise<RunEntity | null> {
+  const rows: Record<string, unknown>[] = await manager.query(
+    `SELECT * FROM runs WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status IN ('RUNNING', 'CANCELLED') FOR UPDATE`,
+    [lease.runId, lease.owner, lease.attempt],
+  );
+  return rows.length ? entityFromRow(manager, RunEntity, rows[0]) : null;
+}
+
+/**
+ * Settles a leased run (locked with {@link lockLeasedRun}) and releases its lease. A cancelled run
+ * stays CANCELLED whatever the worker reached. `output` is the whole answer, when there is one.
+ */
+export async function settleRun(
+  manager: EntityManager,
+  run: RunEntity,
+  status: typeof RunStatus.SUCCEEDED | typeof RunStatus.FAILED | typeof RunStatus.CANCELLED,
+  error: string | null,
+  output?: string,
+): Promise<RunEntity> {
+  const rows = returnedRows(
+    await manager.query(
+      `UPDATE runs SET status = CASE WHEN status = 'CANCELLED' THEN status ELSE $2 END,
+              error = CASE WHEN status = 'CANCELLED' THEN NULL ELSE $3 END,
+              output = coalesce($4, output), lease_owner = NULL, lease_expires_at = NULL,
+              finished_at = coalesce(finished_at, now()), updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [run.id, status, error, output ?? null],
+    ),
+  );
+  return entityFromRow(manager, RunEntity, rows[0]);
+}
+
+/** Appends a batch of the answer to a leased run's output; false when the lease is lost. */
+export async function appendRunOutput(manager: EntityManager, lease: Lease, text: string): Promise<boolean> {
+  const rows = returnedRows(
+    await manager.query(
+      `UPDATE runs SET output = coalesce(output, '') || $4
+       WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status IN ('RUNNING', 'CANCELLED') RETURNING id`,
+      [lease.runId, lease.owner, lease.attempt, text],
+    ),
+  );
+  return rows.length === 1;
+}
+
+/**
+ * Cancels a run of the account (locked by the caller). A queued run, or a running one whose worker
+ * is gone (its lease expired), is settled at once; a running one stays leased to its worker, which
+ * stops its model call and records what it produced.
+ */
+export async function cancelRunRow(manager: EntityManager, run: RunEntity): Promise<RunEntity> {
+  const rows = returnedRows(
+    await manager.query(
+      `UPDATE runs SET status = 'CANCELLED', finished_at = now(), updated_at = now(),
+              lease_owner = CASE WHEN status = 'RUNNING' AND lease_expires_at >= now() THEN lease_owner END,
+              lease_expires_at = CASE WHEN status = 'RUNNING' AND lease_expires_at >= now() THEN lease_expires_at END
+       WHERE id = $1 RETURNING *`,
+      [run.id],
+    ),
+  );
+  return entityFromRow(manager, RunEntity, rows[0]);
+}
+
+/** Gives a leased run back to the queue (its worker is stopping), so another worker takes it at once. */
+export async function releaseRun(manager: EntityManager, lease: Lease): Promise<RunEntity | null> {
+  const rows = returnedRows(
+    await manager.query(
+      `UPDATE runs SET status = 'QUEUED', lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
+       WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status = 'RUNNING' RETURNING *`,
+      [lease.runId, lease.owner, lease.attempt],
+    ),
+  );
+  return rows.length ? entityFromRow(manager, RunEntity, rows[0]) : null;
+}
+
+/** Puts a FAILED run of the account back in the queue under the same id; null when there is no such failed run. */
+export async function requeueFailedRun(manager: EntityManager, accountId: string, runId: string): Promise<RunEntity | null> {
+  // The session row gets a new version: a continuation that waited for the session reads again and sees the run.
+  const rows: Record<string, unknown>[] = await manager.query(
+    `WITH requeued AS (
+       UPDATE runs SET status = 'QUEUED', error = NULL, lease_owner = NULL, lease_expires_at = NULL, finished_at = NULL, updated_at = now()
+       WHERE id = $1 AND account_id = $2 AND status = 'FAILED' RETURNING *
+     ), touched AS (
+       UPDATE sessions SET status = sessions.status FROM requeued WHERE sessions.id = requeued.session_id
+     )
+     SELECT * FROM requeued`,
+    [runId, accountId],
+  );
+  return rows.length ? entityFromRow(manager, RunEntity, rows[0]) : null;
+}

@@ -1,0 +1,158 @@
+import { DataSource, In } from 'typeorm';
+import { ContextUsage, contextTokens } from '../../agent/agent';
+import { ErrorCode, Outcome, fail, succeed } from '../../shared/errors';
+import { isId } from '../../shared/ids';
+import { ACTIVE_RUN_STATUSES, RunKind, RunStatus, cancelledDelegation } from './runs';
+import { EventKind } from './transcript';
+import { EventEntity } from './event.entity';
+import { RunEntity } from './run.entity';
+import { cancelRunRow, requeueFailedRun } from './run.repository';
+import { EventDraft, appendEvents, lockSession } from './transcript.repository';
+import { currentContinuation } from '../continuation/lineage/lineage.repository';
+import { SessionStatus } from './sessions';
+import { alignOne } from '../../shared/batch';
+import { ChangeNotifier } from './notifications';
+import { Viewer } from '../../shared/viewer';
+
+export interface UsageSettings {
+  windowTokens: number;
+  continuationThreshold: number;
+}
+
+/** Why a finished run cannot be cancelled, by its status. */
+const FINISHED_RUN = { SUCCEEDED: 'it succeeded, and its answer stands', FAILED: 'it failed', CANCELLED: 'it was cancelled already' } as const;
+
+export class RunService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly notifier: ChangeNotifier,
+    private readonly usage: UsageSettings,
+  ) {}
+
+  /**
+   * Queues a FAILED run again, keeping its id, its session and everything it recorded; the next
+   * attempt starts from the same message. Fails with NOT_FOUND, SESSION_CONTINUED when its session
+   * was continued since (the work goes on in the continuation), or INVALID_INPUT for a run that
+   * did not fail (a succeeded one has its answer; a queued or running one is still going).
+   */
+  async retryRun(viewer: Viewer, runId: string): Promise<Outcome<RunEntity>> {
+    const path = ['runId'];
+    const unknown = () => fail<RunEntity>(ErrorCode.NOT_FOUND, 'No such run.', [{ path, message: 'No such run.' }]);
+    if (!isId(runId)) return unknown();
+    const outcome = await this.dataSource.transaction(async (manager): Promise<Outcome<RunEntity>> => {
+      const run = await manager.findOneBy(RunEntity, { id: runId, accountId: viewer.accountId });
+      if (!run) return unknown();
+      // Serialized with continuations of its session, which check that no turn is queued.
+      const session = await lockSession(manager, viewer.accountId, run.sessionId);
+      if (session?.status === SessionStatus.CONTINUED && run.status === RunStatus.FAILED) {
+        const current = await currentContinuation(manager, viewer.accountId, session.id);
+        return {
+          ok: false,
+          error: {
+            code: ErrorCode.SESSION_CONTINUED,
+            message: 'This session was continued since the run failed: carry on in its current continuation.',
+            details: [{ path, message: `Session ${session.id} is CONTINUED.` }],
+            currentContinuationId: current?.id,
+          },
+        };
+      }
+      const requeued = await requeueFailedRun(manager, viewer.accountId, runId);
+      if (requeued) return succeed(requeued);
+      const now = (await manager.findOneBy(RunEntity, { id: runId }))!;
+      const why = now.status === RunStatus.SUCCEEDED ? 'it succeeded, and its answer stands' : `it is ${now.status.toLowerCase()}`;
+      return fail(ErrorCode.INVALID_INPUT, `Only a failed run can be retried: ${why}.`, [{ path, message: `Run ${now.id} is ${now.status}.` }]);
+    });
+    if (outcome.ok) this.notifier.runsChanged([outcome.value]);
+    return outcome;
+  }
+
+  /**
+   * Stops a QUEUED or RUNNING run; returns it CANCELLED. A queued run is settled at once (for
+   * delegated work, the delegating session gets the call's result saying so). A running one stays
+   * with its worker, which aborts the model call, records what was produced as the answer marked
+   * `cancelled` and releases it; the worker sees the change at once in its own process, and within
+   * a second from another. Fails with NOT_FOUND, or INVALID_INPUT for a run that already finished.
+   */
+  async cancelRun(viewer: Viewer, runId: string): Promise<Outcome<RunEntity>> {
+    const path = ['runId'];
+    const unknown = () => fail<RunEntity>(ErrorCode.NOT_FOUND, 'No such run.', [{ path, message: 'No such run.' }]);
+    if (!isId(runId)) return unknown();
+    const events: EventEntity[] = [];
+    const outcome = await this.dataSource.transaction(async (manager): Promise<Outcome<RunEntity>> => {
+      const peek = await manager.findOneBy(RunEntity, { id: runId, accountId: viewer.accountId });
+      if (!peek) return unknown();
+      // The session before the run: the order every writer locks them in.
+      const session = await lockSession(manager, viewer.accountId, peek.sessionId);
+      const run = await manager.findOne(RunEntity, { where: { id: runId }, lock: { mode: 'pessimistic_write' } });
+      if (!run) return unknown();
+      if (!ACTIVE_RUN_STATUSES.includes(run.status)) {
+        const why = FINISHED_RUN[run.status as keyof typeof FINISHED_RUN];
+        return fail(ErrorCode.INVALID_INPUT, `Only a queued or running run can be cancelled: ${why}.`, [{ path, message: `Run ${run.id} is ${run.status}.` }]);
+      }
+      const cancelled = await cancelRunRow(manager, run);
+      if (cancelled.leaseOwner === null && cancelled.kind === RunKind.DELEGATED && session?.status === SessionStatus.ACTIVE) {
+        const data = { name: 'delegate', runId: run.id, childSessionId: run.childSessionId, cancelled: true };
+        const result: EventDraft = { kind: EventKind.TOOL_RESULT, text: cancelledDelegation(''), toolCallId: run.toolCallId, data };
+        events.push(...(await appendEvents(manager, session, [result])));
+      }
+      return succeed(cancelled);
+    });
+    if (outcome.ok) {
+      this.notifier.eventsAppended(events);
+      this.notifier.runsChanged([outcome.value]);
+    }
+    return outcome;
+  }
+
+  /** A run of the account as stored now (its output as far as produced), or null. */
+  findRun(viewer: Viewer, runId: string): Promise<RunEntity | null> {
+    return isId(runId) ? this.dataSource.manager.findOneBy(RunEntity, { id: runId, accountId: viewer.accountId }) : Promise.resolve(null);
+  }
+
+  /** Runs of one account by id, aligned with `ids` (null where absent): a DataLoader batch function. */
+  async runsByIds(accountId: string, ids: readonly string[]): Promise<(RunEntity | null)[]> {
+    const valid = ids.filter(isId);
+    const rows = valid.length ? await this.dataSource.manager.findBy(RunEntity, { id: In(valid), accountId }) : [];
+    return alignOne(ids, rows, (run) => run.id);
+  }
+
+  /** Context usage of sessions by id, aligned with `ids`, from stored running totals: a DataLoader batch function. */
+  async contextUsage(accountId: string, ids: readonly string[]): Promise<(ContextUsage | null)[]> {
+    const valid = ids.filter(isId);
+    const rows: {
+      id: string;
+      kind: string;
+      token_count: number;
+      projected: number | null;
+      opening: number | null;
+      fork_point: number | null;
+    }[] = valid.length
+      ? await this.dataSource.query(
+          `SELECT session.id, session.kind, session.token_count, manifest.token_cost AS projected,
+                  opening.token_total AS opening, fork_point.token_total AS fork_point
+           FROM sessions session
+           LEFT JOIN continuation_edges edge ON edge.successor_id = session.id
+           LEFT JOIN projection_manifests manifest ON manifest.edge_id = edge.id
+           LEFT JOIN events opening ON opening.session_id = session.id AND opening.seq = 2 AND session.kind = 'CONTINUATION'
+           LEFT JOIN events fork_point ON fork_point.id = session.forked_from_event_id
+           WHERE session.account_id = $1 AND session.id = ANY($2::uuid[])`,
+          [accountId, valid],
+        )
+      : [];
+    const usages = rows.map((row) => ({
+      id: row.id,
+      usage: {
+        tokens: contextTokens({
+          kind: row.kind,
+          tokensThrough: row.token_count,
+          projectedContextTokens: row.projected,
+          openingTokens: row.opening,
+          forkPointTokens: row.fork_point,
+        }),
+        windowTokens: this.usage.windowTokens,
+        threshold: this.usage.continuationThreshold,
+      },
+    }));
+    return alignOne(ids, usages, (entry) => entry.id).map((entry) => entry?.usage ?? null);
+  }
+}

@@ -1,0 +1,39 @@
+import { ErrorDetail } from '../../shared/errors';
+
+export const SessionKind = {
+  ROOT: 'ROOT',
+  CHILD: 'CHILD',
+  CONTINUATION: 'CONTINUATION',
+  FORK: 'FORK',
+} as const;
+export type SessionKind = (typeof SessionKind)[keyof typeof SessionKind];
+
+export const SessionStatus = {
+  ACTIVE: 'ACTIVE',
+  CONTINUED: 'CONTINUED',
+  ARCHIVED: 'ARCHIVED',
+} as const;
+export type SessionStatus = (typeof SessionStatus)[keyof typeof SessionStatus];
+
+export const TITLE_MAX_CHARS = 200;
+export const DESCRIPTION_MAX_CHARS = 2_000;
+
+/** Problems with a session's title and description, addressed under `pathPrefix`. */
+export function validateSessionText(
+  input: { title: string; description?: string | null },
+  pathPrefix: string[],
+): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  if (input.title.trim().length === 0) {
+    details.push({ path: [...pathPrefix, 'title'], message: 'Title must not be empty.' });
+  } else if (input.title.length > TITLE_MAX_CHARS) {
+    details.push({ path: [...pathPrefix, 'title'], message: `Title must be at most ${TITLE_MAX_CHARS} characters.` });
+  }
+  if (input.description != null && input.description.length > DESCRIPTION_MAX_CHARS) {
+    details.push({
+      path: [...pathPrefix, 'description'],
+      message: `Description must be at most ${DESCRIPTION_MAX_CHARS} characters.`,
+    });
+  }
+  return details;
+}

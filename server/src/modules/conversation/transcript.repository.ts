@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { RunKind } from './runs';
+import { storableText, storableValue } from '../../shared/text';
+import { EventKind, eventHash, eventTokenCount, payloadJson } from './transcript';
+import { EventEntity } from './event.entity';
+import { RunEntity } from './run.entity';
+import { SessionEntity } from './session.entity';
+import { preparedQuery } from '../../platform/db/prepared';
+import { columnList, entityFromRow } from '../../platform/db/rows';
+import { WriteTransaction } from '../../platform/db/write-transaction';
+
+/** What a caller supplies to append one event; seq, hash, token count and time are assigned here. */
+export interface EventDraft {
+  kind: EventKind;
+  text: string | null;
+  data?: object | null;
+  toolCallId?: string | null;
+  replayOfId?: string | null;
+  clientMessageId?: string | null;
+  /** Cids of the attachments a user message links, in order. */
+  attachmentCids?: string[];
+  /** Its token count when known already: a replayed message counts as its original. */
+  tokenCount?: number;
+}
+
+/**
+ * Locks the account's session row for the rest of the transaction, or returns null when there is
+ * no such session in the account. Appends to one session are serialized by this lock, which is
+ * what keeps `seq` gap-free and the hash chain linear under concurrent writers.
+ */
+export async function lockSession(manager: EntityManager, accountId: string, sessionId: string): Promise<SessionEntity | null> {
+  const rows = await preparedQuery(
+    manager,
+    `SELECT ${columnList(manager, SessionEntity)} FROM sessions WHERE id = $1 AND account_id = $2 FOR UPDATE`,
+    [sessionId, accountId],
+  );
+  return rows.length ? entityFromRow(manager, SessionEntity, rows[0]) : null;
+}
+
+/** A session locked for a new message, and what an earlier post with the same client message id stored. */
+export interface LockedForMessage {
+  session: SessionEntity | null;
+  earlier: EventEntity | null;
+  /** The turn run the earlier message queued, if any. */
+  earlierRun: RunEntity | null;
+}
+
+interface LockedForMessageRow {
+  session: Record<string, unknown> | null;
+  changed_while_waiting: boolean | null;
+  earlier: Record<string, unknown> | null;
+  earlier_run: Record<string, unknown> | null;
+}
+
+/**
+ * Opens the transaction by locking the session ({@link lockSession}) and reads an earlier message
+ * with `clientMessageId` in the same round trip. That read sees the database as of the statement's
+ * start: when another writer committed to the session while this one waited for the lock, the row
+ * versions differ and the earlier message is read again.
+ */
+export async function lockForMessage(
+  transaction: WriteTransaction,
+  accountId: string,
+  sessionId: string,
+  clientMessageId: string | null,
+): Promise<LockedForMessage> {
+  const manager = transaction.manager;
+  const [[row]] = await transaction.begin({
+    text: `WITH locked AS (
+             SELECT ${columnList(manager, SessionEntity)}, xmin FROM sessions WHERE id = $1 AND account_id = $2 FOR UPDATE
+           ),
+           earlier AS (
+             SELECT ${columnList(manager, EventEntity)} FROM events WHERE session_id = $1 AND client_message_id = $3 LIMIT 1
+           )
+           SELECT (SELECT row_to_json(locked) FROM locked) AS session,
+                  (SELECT seen.xmin <> locked.xmin FROM locked JOIN sessions seen ON seen.id = locked.id) AS changed_while_waiting,
+                  (SELECT row_to_json(earlier) FROM earlier) AS earlier,
+                  (SELECT row_to_json(run) FROM earlier CROSS JOIN LATERAL (
+                     SELECT ${columnList(manager, RunEntity)} FROM runs WHERE trigger_event_id = earlier.id AND kind = 'TURN' LIMIT 1
+                   ) run) AS earlier_run`,
+    values: [sessionId, accountId, clientMessageId],
+  });
+  const locked = row as unknown as LockedForMessageRow;
+  if (!locked.session) return { session: null, earlier: null, earlierRun: null };
+  const session = entityFromRow(manager, SessionEntity, locked.session);
+  if (locked.changed_while_waiting && clientMessageId !== null) {
+    const earlier = await manager.findOneBy(EventEntity, { sessionId, clientMessageId });
+    const earlierRun = earlier ? await manager.findOneBy(RunEntity, { triggerEventId: earlier.id, kind: RunKind.TURN }) : null;
+    return { session, earlier, earlierRun };
+  }
+  return {
+    session,
+    earlier: locked.earlier ? entityFromRow(manager, EventEntity, locked.earlier) : null,
+    earlierRun: locked.earlier_run ? entityFromRow(manager, RunEntity, locked.earlier_run) : null,
+  };
+}
+
+/** The events that drafts become after `session`'s last event, and the session's totals after them. */
+export function chainEvents(session: SessionEntity, drafts: EventDraft[]) {
+  const events: EventEntity[] = [];
+  let previousHash = session.lastEventHash;
+  let seq = session.eventCount;
+  let tokens = session.tokenCount;
+  for (const written of drafts) {
+    // Requests with such text are refused before this; what a model or a tool produced is mended.
+    const draft = { ...written, text: written.text === null ? null : storableText(written.text), data: storableValue(written.data) };
+    seq += 1;
+    const payload = payloadJson(draft.data);
+    const event = Object.assign(new EventEntity(), {
+      id: randomUUID(),
+      sessionId: session.id,
+      accountId: session.accountId,
+      seq,
+      kind: draft.kind,
+      text: draft.text,
+      data: draft.data ?? null,
+      toolCallId: draft.toolCallId ?? null,
+      replayOfId: draft.replayOfId ?? null,
+      clientMessageId: draft.clientMessageId ?? null,
+      createdAt: new Date(),
+      attachmentCids: draft.attachmentCids ?? [],
+      tokenCount: draft.tokenCount ?? eventTokenCount(draft.text, draft.data, payload),
+    });
+    event.hash = eventHash(previousHash, event, payload);
+    previousHash = event.hash;
+    tokens += event.tokenCount;
+    event.tokenTotal = tokens;
+    events.push(event);
+  }
+  return { events, totals: { eventCount: seq, tokenCount: tokens, lastEventHash: previousHash } };
+}
+
+/**
+ * Appends events to a session locked with {@link lockSession} in the same transaction, and
+ * advances the session's running totals, applying `changes` to the session in the same update.
+ * Returns the stored events in order.
+ */
+export async function appendEvents(
+  manager: EntityManager,
+  session: SessionEntity,
+  drafts: EventDraft[],
+  changes: Pick<Partial<SessionEntity>, 'status'> = {},
+): Promise<EventEntity[]> {
+  const { events, totals } = chainEvents(session, drafts);
+  await manager.insert(EventEntity, events);
+  await manager.update(SessionEntity, { id: session.id }, { ...totals, ...changes });
+  Object.assign(session, totals, changes);
+  return events;
+}

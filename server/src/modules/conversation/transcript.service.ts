@@ -1,0 +1,257 @@
+import { Between, DataSource, In } from 'typeorm';
+import { ErrorCode, Outcome, fail, succeed } from '../../shared/errors';
+import { EventPageArgs, EventWindow, eventWindow } from './event-window';
+import { isId } from '../../shared/ids';
+import { MAX_PAGE_SIZE } from '../../shared/pagination';
+import { SessionStatus } from './sessions';
+import { EventKind, validateUserMessage } from './transcript';
+import { validateAttachmentCids } from '../attachments/attachments';
+import { findAttachments } from '../attachments/attachment.repository';
+import { EventEntity } from './event.entity';
+import { SessionEntity } from './session.entity';
+import { RunEntity } from './run.entity';
+import { currentContinuation } from '../continuation/lineage/lineage.repository';
+import { chainEvents, lockForMessage } from './transcript.repository';
+import { CombinedStatement } from '../../platform/db/statement';
+import { inWriteTransaction } from '../../platform/db/write-transaction';
+import { queuedRun } from './run.repository';
+import { RunKind } from './runs';
+import { ChangeNotifier } from './notifications';
+import { alignOne } from '../../shared/batch';
+import { Viewer } from '../../shared/viewer';
+
+/** The most events one `eventRange` call returns; longer ranges are read page by page. */
+export const EVENT_RANGE_MAX_EVENTS = 1_000;
+
+export interface PostMessageInput {
+  sessionId: string;
+  text: string;
+  clientMessageId?: string | null;
+  branch?: boolean | null;
+  /** Cids of the viewer's attachments the message links, in order. */
+  attachments?: string[] | null;
+}
+
+export interface PostedMessage {
+  event: EventEntity;
+  /** The session that received the message: a new continuation branch when `branch` was used. */
+  session: SessionEntity;
+  /** The run started for the message, if any. */
+  run: RunEntity | null;
+}
+
+/** Starts a branch from a continued session; the continuation service does. */
+export interface BranchStarter {
+  branchWithMessage(
+    viewer: Viewer,
+    predecessor: SessionEntity,
+    message: { text: string; clientMessageId: string | null; attachmentCids: string[] },
+  ): Promise<Outcome<{ successor: SessionEntity; run: RunEntity; message: EventEntity }>>;
+}
+
+export interface EventPage {
+  events: EventEntity[];
+  window: EventWindow;
+}
+
+export class TranscriptService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly notifier: ChangeNotifier,
+    private readonly branches: BranchStarter,
+    /** Whether an agent answers: each new user message then queues a turn run. */
+    private readonly startsTurns: boolean,
+  ) {}
+
+  /**
+   * Appends a USER_MESSAGE. Replaying a `clientMessageId` returns the event stored the first time
+   * and appends nothing. A continued session takes no message: SESSION_CONTINUED, unless `branch`
+   * asks for a new continuation to receive it. Attachments are linked by cid, in order: each must
+   * be one the viewer uploaded. Fails with INVALID_INPUT or NOT_FOUND.
+   */
+  async postMessage(viewer: Viewer, input: PostMessageInput): Promise<Outcome<PostedMessage>> {
+    const attachmentCids = input.attachments ?? [];
+    const details = [...validateUserMessage(input, ['input']), ...validateAttachmentCids(attachmentCids, ['input', 'attachments'])];
+    if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
+    if (!isId(input.sessionId)) return sessionNotFound();
+    // Attachments are never deleted: what exists now still exists when the message is written.
+    const held = new Set((await findAttachments(this.dataSource.manager, viewer.accountId, attachmentCids)).map((attachment) => attachment.cid));
+    const unknown = attachmentCids.flatMap((cid, index) =>
+      held.has(cid) ? [] : [{ path: ['input', 'attachments', String(index)], message: 'No such attachment in this account: upload it first (POST /attachments).' }],
+    );
+    if (unknown.length > 0) return fail(ErrorCode.NOT_FOUND, unknown[0].message, unknown);
+
+    type Appended = PostedMessage & { replayed: boolean };
+    // Two round trips on PostgreSQL: the lock with the replay check, then the writes with the commit.
+    const outcome = await inWriteTransaction(this.dataSource, async (transaction): Promise<Outcome<Appended> | SessionEntity> => {
+      const { session, earlier, earlierRun } = await lockForMessage(transaction, viewer.accountId, input.sessionId, input.clientMessageId ?? null);
+      if (!session) return sessionNotFound();
+      if (earlier) return succeed({ event: earlier, session, run: earlierRun, replayed: true });
+      // A continued session is read-only; branching happens outside this transaction.
+      if (session.status === SessionStatus.CONTINUED) return session;
+      if (session.status !== SessionStatus.ACTIVE) {
+        return fail(ErrorCode.INVALID_INPUT, `Session is ${session.status.toLowerCase()} and takes no new messages.`, [
+          { path: ['input', 'sessionId'], message: `Session is ${session.status}.` },
+        ]);
+      }
+      const {
+        events: [event],
+        totals,
+      } = chainEvents(session, [{ kind: EventKind.USER_MESSAGE, text: input.text, clientMessageId: input.clientMessageId, attachmentCids }]);
+      const run = this.startsTurns
+        ? queuedRun({ accountId: session.accountId, sessionId: session.id, kind: RunKind.TURN, triggerEventId: event.id }, event.createdAt)
+        : null;
+      await new CombinedStatement(transaction.manager)
+        .insert(EventEntity, [event])
+        .insert(RunEntity, run ? [run] : [])
+        .raw('UPDATE sessions SET event_count = $1, token_count = $2, last_event_hash = $3 WHERE id = $4', [
+          totals.eventCount,
+          totals.tokenCount,
+          totals.lastEventHash,
+          session.id,
+        ])
+        .commitIn(transaction);
+      Object.assign(session, totals);
+      return succeed({ event, session, run, replayed: false });
+    });
+    if (outcome instanceof SessionEntity) return this.writeToContinued(viewer, outcome, input);
+    if (!outcome.ok) return outcome;
+    if (!outcome.value.replayed) {
+      this.notifier.eventsAppended([outcome.value.event]);
+      if (outcome.value.run) this.notifier.runsChanged([outcome.value.run]);
+    }
+    const { event, session, run } = outcome.value;
+    return succeed({ event, session, run });
+  }
+
+  /** SESSION_CONTINUED, naming where the conversation went; with `branch`, a new continuation takes the message. */
+  private async writeToContinued(viewer: Viewer, session: SessionEntity, input: PostMessageInput): Promise<Outcome<PostedMessage>> {
+    if (!input.branch) {
+      const current = await currentContinuation(this.dataSource.manager, viewer.accountId, session.id);
+      return {
+        ok: false,
+        error: {
+          code: ErrorCode.SESSION_CONTINUED,
+          message: 'This session was continued: open its current continuation, or post with branch: true to start a new branch.',
+          details: [{ path: ['input', 'sessionId'], message: 'The session is CONTINUED and read-only.' }],
+          currentContinuationId: current?.id,
+        },
+      };
+    }
+    const branched = await this.branches.branchWithMessage(viewer, session, {
+      text: input.text,
+      clientMessageId: input.clientMessageId ?? null,
+      attachmentCids: input.attachments ?? [],
+    });
+    if (!branched.ok) return branched;
+    return succeed({ event: branched.value.message, session: branched.value.successor, run: branched.value.run });
+  }
+
+  /** One page of a session's transcript, oldest first. Fails with INVALID_INPUT for bad page arguments. */
+  async eventsPage(session: SessionEntity, args: EventPageArgs): Promise<Outcome<EventPage>> {
+    const window = eventWindow(args, session.eventCount);
+    if (!window.ok) return window;
+    const { fromSeq, toSeq } = window.value;
+    const events =
+      toSeq < fromSeq
+        ? []
+        : await this.dataSource.manager.find(EventEntity, {
+            where: { sessionId: session.id, seq: Between(fromSeq, toSeq) },
+            order: { seq: 'ASC' },
+          });
+    return succeed({ events, window: window.value });
+  }
+
+  /** The viewer's event, or null when it does not exist in the viewer's account. */
+  findEvent(viewer: Viewer, id: string): Promise<EventEntity | null> {
+    if (!isId(id)) return Promise.resolve(null);
+    return this.dataSource.manager.findOneBy(EventEntity, { id, accountId: viewer.accountId });
+  }
+
+  /**
+   * A session's events in seq order without gaps or repeats: those after `afterSeq` from the
+   * database, then `live` ones as they arrive. `live` must already be subscribed. A live event
+   * that arrives ahead of its predecessors (publishes may overtake each other) is preceded by the
+   * missing ones, read from the database. Without `afterSeq`, starts after the current last event.
+   */
+  async *followSession(
+    session: SessionEntity,
+    afterSeq: number | null,
+    live: AsyncIterator<EventEntity>,
+  ): AsyncGenerator<EventEntity> {
+    const pendingLive = live.next();
+    try {
+      const { eventCount } = await this.dataSource.manager.findOneByOrFail(SessionEntity, { id: session.id });
+      let lastSeq = afterSeq ?? eventCount;
+      for await (const event of this.eventsAfter(session.id, lastSeq, eventCount)) {
+        lastSeq = event.seq;
+        yield event;
+      }
+      for (let next = await pendingLive; !next.done; next = await live.next()) {
+        const event = next.value;
+        if (event.seq <= lastSeq) continue;
+        for await (const missed of this.eventsAfter(session.id, lastSeq, event.seq - 1)) yield missed;
+        lastSeq = event.seq;
+        yield event;
+      }
+    } finally {
+      await live.return?.();
+    }
+  }
+
+  /** Events with `afterSeq < seq <= untilSeq`, read a page at a time. */
+  private async *eventsAfter(sessionId: string, afterSeq: number, untilSeq: number): AsyncGenerator<EventEntity> {
+    for (let from = afterSeq + 1; from <= untilSeq; from += MAX_PAGE_SIZE) {
+      yield* await this.dataSource.manager.find(EventEntity, {
+        where: { sessionId, seq: Between(from, Math.min(untilSeq, from + MAX_PAGE_SIZE - 1)) },
+        order: { seq: 'ASC' },
+      });
+    }
+  }
+
+  /** Events of one account by id, aligned with `ids` (null where absent): a DataLoader batch function. */
+  async eventsByIds(accountId: string, ids: readonly string[]): Promise<(EventEntity | null)[]> {
+    const validIds = ids.filter(isId);
+    const rows = validIds.length ? await this.dataSource.manager.findBy(EventEntity, { id: In(validIds), accountId }) : [];
+    return alignOne(ids, rows, (event) => event.id);
+  }
+
+  /**
+   * Exact recall: the events from `fromEventId` to `toEventId` inclusive, both of session `sessionId`.
+   * Fails with NOT_FOUND for an unknown session or event, INVALID_INPUT for a reversed or too long range.
+   */
+  async eventRange(
+    viewer: Viewer,
+    sessionId: string,
+    fromEventId: string,
+    toEventId: string,
+  ): Promise<Outcome<EventEntity[]>> {
+    const [from, to] = await Promise.all([this.findEvent(viewer, fromEventId), this.findEvent(viewer, toEventId)]);
+    const missing = [
+      ...(from && from.sessionId === sessionId ? [] : [{ path: ['fromEventId'], message: 'No such event in this session.' }]),
+      ...(to && to.sessionId === sessionId ? [] : [{ path: ['toEventId'], message: 'No such event in this session.' }]),
+    ];
+    if (missing.length > 0 || !from || !to) {
+      return fail(ErrorCode.NOT_FOUND, 'The range must name two events of the given session.', missing);
+    }
+    if (from.seq > to.seq) {
+      return fail(ErrorCode.INVALID_INPUT, 'fromEventId must not come after toEventId.', [
+        { path: ['fromEventId'], message: `Event ${from.seq} comes after event ${to.seq}.` },
+      ]);
+    }
+    if (to.seq - from.seq + 1 > EVENT_RANGE_MAX_EVENTS) {
+      return fail(ErrorCode.INVALID_INPUT, `A range holds at most ${EVENT_RANGE_MAX_EVENTS} events; read longer ones in parts.`, [
+        { path: ['toEventId'], message: `The range holds ${to.seq - from.seq + 1} events.` },
+      ]);
+    }
+    const events = await this.dataSource.manager.find(EventEntity, {
+      where: { sessionId, seq: Between(from.seq, to.seq) },
+      order: { seq: 'ASC' },
+    });
+    return succeed(events);
+  }
+}
+
+function sessionNotFound<T>(): Outcome<T> {
+  return fail(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['input', 'sessionId'], message: 'No such session.' }]);
+}

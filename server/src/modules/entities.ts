@@ -1,0 +1,47 @@
+import { AccountEntity } from './accounts/account.entity';
+import { ApiKeyEntity } from './accounts/api-key.entity';
+import { AttachmentEntity } from './attachments/attachment.entity';
+import { ContinuationEdgeEntity } from './continuation/continuation-edge.entity';
+import { ContinuationProposalEntity } from './continuation/approval/continuation-proposal.entity';
+import { EventEntity } from './conversation/event.entity';
+import { MemoryEntryEntity } from './resources/memory-entry.entity';
+import { MemoryPathEntity } from './resources/memory-path.entity';
+import { PlanRevisionEntity } from './plans/plan-revision.entity';
+import { ProjectionManifestEntity } from './continuation/projection-manifest.entity';
+import { ResourceEntity } from './resources/resource.entity';
+import { ResourceVersionEntity } from './resources/resource-version.entity';
+import { RunEntity } from './conversation/run.entity';
+import { SessionEntity } from './conversation/session.entity';
+
+export {
+  AccountEntity,
+  ApiKeyEntity,
+  AttachmentEntity,
+  ContinuationEdgeEntity,
+  ContinuationProposalEntity,
+  EventEntity,
+  MemoryEntryEntity,
+  MemoryPathEntity,
+  PlanRevisionEntity,
+  ProjectionManifestEntity,
+  ResourceEntity,
+  ResourceVersionEntity,
+  RunEntity,
+  SessionEntity,
+};
+export const entities = [
+  AccountEntity,
+  ApiKeyEntity,
+  SessionEntity,
+  EventEntity,
+  ContinuationEdgeEntity,
+  ProjectionManifestEntity,
+  ContinuationProposalEntity,
+  RunEntity,
+  PlanRevisionEntity,
+  ResourceEntity,
+  ResourceVersionEntity,
+  MemoryEntryEntity,
+  MemoryPathEntity,
+  AttachmentEntity,
+];

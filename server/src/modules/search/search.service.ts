@@ -1,0 +1,39 @@
+import { DataSource } from 'typeorm';
+import { ErrorCode, Outcome, fail, succeed } from '../../shared/errors';
+import { isId } from '../../shared/ids';
+import { SearchArgs, SearchScope, validateSearch } from './search';
+import { SessionEntity } from '../conversation/session.entity';
+import { EventSearchPage, SearchArea, countHits, searchEvents } from './search.repository';
+import { Viewer } from '../../shared/viewer';
+
+export interface SearchResult extends EventSearchPage {
+  /** The moment this search's scores were measured from, carried by its cursors. */
+  scoredAt: Date;
+  /** Counts every match in the area, exactly; its cost follows the matches, so it runs only when called. */
+  totalCount(): Promise<number>;
+}
+
+export class SearchService {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Ranked full-text search over the viewer's events. Fails with INVALID_INPUT for a bad query,
+   * page size, scope or cursor, and NOT_FOUND when the session is not the viewer's.
+   */
+  async searchEvents(viewer: Viewer, args: SearchArgs): Promise<Outcome<SearchResult>> {
+    const valid = validateSearch(args);
+    if (!valid.ok) return valid;
+    const { scope, sessionId, parsed, first, after, excludeFrom } = valid.value;
+    let area: SearchArea = { scope: SearchScope.ACCOUNT };
+    if (scope !== SearchScope.ACCOUNT || sessionId !== null) {
+      const session = sessionId && isId(sessionId) ? await this.dataSource.manager.findOneBy(SessionEntity, { id: sessionId, accountId: viewer.accountId }) : null;
+      if (!session) return fail(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['sessionId'], message: 'No such session.' }]);
+      if (scope === SearchScope.SESSION) area = { scope, sessionId: session.id };
+      if (scope === SearchScope.LINEAGE) area = { scope, originId: session.originId };
+    }
+    const scoredAt = after?.scoredAt ?? new Date();
+    const manager = this.dataSource.manager;
+    const page = await searchEvents(manager, { accountId: viewer.accountId, area, query: parsed, scoredAt, after, first, excludeFrom });
+    return succeed({ ...page, scoredAt, totalCount: () => countHits(manager, { accountId: viewer.accountId, area, query: parsed, excludeFrom }) });
+  }
+}

@@ -1,0 +1,161 @@
+import path from 'node:path';
+import { DataSource, Logger } from 'typeorm';
+import { entities } from '../../modules/entities';
+import { migrations } from './migrations';
+import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
+import { keepPreparedStatements } from './prepared';
+
+export interface DatabaseOptions {
+  /** A `postgres://` URL; when absent, the embedded database in `dataDir` is used. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** Connections to PostgreSQL; at least 2, since migrating holds one for the lock and uses another. */
+  poolSize: number;
+}
+
+export interface Database {
+  dataSource: DataSource;
+  /** Queries sent since start: how tests prove that a read costs a constant number of round trips. */
+  queryCount(): number;
+  /** True when running on the embedded PGlite database. */
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+/** Raised when the server cannot start because of its database; the message says what to do. */
+export class DatabaseStartError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DatabaseStartError';
+  }
+}
+
+/**
+ * The embedded database runs one backend session for all socket connections, so statements of
+ * concurrent connections could interleave between their Parse and Bind messages. The server uses
+ * one connection there; PGlite executes one statement at a time anyway, so nothing is lost.
+ */
+const EMBEDDED_POOL_SIZE = 1;
+/** The server's connection plus a few for tools such as psql. */
+const EMBEDDED_MAX_CONNECTIONS = 4;
+
+/** Any key: other processes of this application take the same one to migrate one at a time. */
+const MIGRATION_LOCK_KEY = 7_318_004_211;
+
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an unparsable DATABASE_URL)';
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return describe(error.errors[0]);
+  return error instanceof Error ? error.message || error.name : String(error);
+}
+
+/**
+ * Connects to PostgreSQL (or starts the embedded database) and brings its schema up to date.
+ * @throws DatabaseStartError when the database is unreachable or a migration fails.
+ */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  let embedded: EmbeddedPostgres | null = null;
+  let url = options.databaseUrl;
+  if (!url) {
+    const pgDataDir = path.join(options.dataDir, 'pgdata');
+    try {
+      embedded = await startEmbeddedPostgres(pgDataDir, EMBEDDED_MAX_CONNECTIONS);
+    } catch (error) {
+      throw new DatabaseStartError(
+        `Cannot open the embedded database in ${pgDataDir}: ${describe(error)}. ` +
+          'Check that the folder is writable and not used by another server process.',
+        { cause: error },
+      );
+    }
+    url = embedded.url;
+  }
+
+  const queryCounter = new QueryCountingLogger();
+  const dataSource = new DataSource({
+    type: 'postgres',
+    url,
+    entities,
+    migrations,
+    migrationsTableName: 'schema_migrations',
+    synchronize: false,
+    installExtensions: false,
+    uuidExtension: 'pgcrypto',
+    poolSize: embedded ? EMBEDDED_POOL_SIZE : Math.max(2, options.poolSize),
+    logging: ['query'],
+    logger: queryCounter,
+    // PostgreSQL's default plan cache mode: a statement sent once is planned for its values, and a
+    // kept one (`preparedQuery`) settles on a generic plan after five calls, which it may then keep
+    // for the life of the connection, whatever the tables grow to. Kept statements are therefore
+    // written so that their generic plans use the indexes even on empty tables (test/query-plans).
+    extra: { connectionTimeoutMillis: 10_000 },
+  });
+  const closeAll = async () => {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await embedded?.stop();
+  };
+
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    await closeAll();
+    throw new DatabaseStartError(
+      `Cannot reach the database at ${embedded ? 'the embedded database' : redactUrl(url)}: ${describe(error)}. ` +
+        'Check DATABASE_URL and that PostgreSQL is running.',
+      { cause: error },
+    );
+  }
+
+  try {
+    // The embedded database belongs to this process alone; PostgreSQL may be shared by several.
+    if (embedded) await dataSource.runMigrations({ transaction: 'each' });
+    else await runMigrationsExclusively(dataSource);
+  } catch (error) {
+    await closeAll();
+    throw new DatabaseStartError(`A database migration failed: ${describe(error)}. Nothing of it was applied.`, {
+      cause: error,
+    });
+  }
+
+  if (!embedded) keepPreparedStatements(dataSource);
+  return { dataSource, embedded: embedded !== null, close: closeAll, queryCount: () => queryCounter.queries };
+}
+
+/** Counts queries instead of printing them; failures reach their callers as errors. */
+class QueryCountingLogger implements Logger {
+  queries = 0;
+
+  logQuery(): void {
+    this.queries += 1;
+  }
+
+  logQueryError(): void {}
+
+  logQuerySlow(): void {}
+
+  logSchemaBuild(): void {}
+
+  logMigration(): void {}
+
+  log(): void {}
+}
+
+/** Several server processes may start at once against one database: they migrate in turn. */
+async function runMigrationsExclusively(dataSource: DataSource): Promise<void> {
+  const lockHolder = dataSource.createQueryRunner();
+  await lockHolder.connect();
+  try {
+    await lockHolder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await dataSource.runMigrations({ transaction: 'each' });
+  } finally {
+    await lockHolder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await lockHolder.release();
+  }
+}

@@ -1,0 +1,195 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { GraphQLTestClient } from '../helpers/graphql-client';
+import { startTestServer, TestServer } from '../helpers/test-server';
+
+describe('MCP over Streamable HTTP at /mcp', () => {
+  let server: TestServer;
+  let account: GraphQLTestClient;
+  let mcp: Client;
+
+  async function connect(apiKey: string): Promise<Client> {
+    const client = new Client({ name: 'mcp-test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+    });
+    await client.connect(transport);
+    return client;
+  }
+
+  async function call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    return (await mcp.callTool({ name, arguments: args })) as CallToolResult;
+  }
+
+  const textOf = (result: CallToolResult, index = 0) => (result.content[index] as { type: 'text'; text: string }).text;
+  const jsonOf = (result: CallToolResult, index = 0) => JSON.parse(textOf(result, index));
+
+  async function sessionWith(title: string, messages: string[]): Promise<string> {
+    const { sessionId } = jsonOf(await call('create_session', { title }));
+    for (const text of messages) expect((await call('append_message', { sessionId, text })).isError).toBeFalsy();
+    return sessionId;
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    account = await server.newAccount('mcp user');
+    mcp = await connect(account.apiKey!);
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await server.close();
+  });
+
+  it('lists the tools, each with a JSON Schema of its input', async () => {
+    const { tools } = await mcp.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      'create_session',
+      'append_message',
+      'continue_session',
+      'search_history',
+      'read_events',
+      'read_manifest',
+      'walk_lineage',
+      'read_resource',
+      'read_memory',
+      'read_attachment',
+    ]);
+    const continueTool = tools.find((tool) => tool.name === 'continue_session')!;
+    expect(continueTool.inputSchema.required).toEqual(expect.arrayContaining(['sessionId', 'handoff', 'sources', 'reason', 'title']));
+    expect(continueTool.inputSchema.properties).toHaveProperty('handoff.properties.purpose');
+  });
+
+  it('finds an earlier message with search_history and reads it back with read_events', async () => {
+    const sessionId = await sessionWith('Garden', ['The tomatoes need staking before June.', 'What about the roses?']);
+    const found = await call('search_history', { sessionId, query: 'tomatoes staking' });
+    expect(found.isError).toBeFalsy();
+    const { hits } = jsonOf(found);
+    expect(hits[0]).toMatchObject({ sessionId, seq: 1, kind: 'USER_MESSAGE' });
+    expect(hits[0].snippet).toContain('<mark>tomatoes</mark>');
+
+    const read = jsonOf(await call('read_events', { sessionId, fromSeq: 1, toSeq: 2 }));
+    expect(read.events.map((event: { text: string }) => event.text)).toEqual(['The tomatoes need staking before June.', 'What about the roses?']);
+  });
+
+  it("continues a session and returns the successor's id and its compiled context", async () => {
+    const sessionId = await sessionWith('Moving house', ['We move on the 3rd of May.', 'Now let us plan the kitchen.']);
+    const result = await call('continue_session', {
+      sessionId,
+      title: 'Kitchen plan',
+      reason: 'topic_change',
+      handoff: { purpose: 'Plan the new kitchen', currentRequest: 'Now let us plan the kitchen.', establishedFacts: ['The move is on the 3rd of May.'] },
+      sources: [],
+    });
+    expect(result.isError).toBeFalsy();
+    const { successorId, manifestId } = jsonOf(result);
+    const context = textOf(result, 1);
+    expect(context).toContain('Plan the new kitchen');
+    expect(context).toContain('The move is on the 3rd of May.');
+
+    const { session } = await account.data<{ session: { currentContinuation: { id: string }; continuations: { manifest: { id: string; context: { sections: { text: string }[] } } }[] } }>(
+      'query ($id: ID!) { session(id: $id) { currentContinuation { id } continuations { manifest { id context { sections { text } } } } } }',
+      { id: sessionId },
+    );
+    expect(session.currentContinuation.id).toBe(successorId);
+    expect(session.continuations[0].manifest.id).toBe(manifestId);
+    expect(context).toBe(session.continuations[0].manifest.context.sections.map((section) => section.text).join('\n\n'));
+
+    const lineage = jsonOf(await call('walk_lineage', { sessionId: successorId }));
+    expect(lineage.map((node: { sessionId: string }) => node.sessionId)).toEqual([sessionId, successorId]);
+    const manifest = jsonOf(await call('read_manifest', { manifestId }));
+    expect(manifest.handoff.purpose).toBe('Plan the new kitchen');
+
+    const late = await call('append_message', { sessionId, text: 'One more thing' });
+    expect(late.isError).toBe(true);
+    expect(jsonOf(late)).toMatchObject({ code: 'SESSION_CONTINUED', currentContinuationId: successorId });
+  });
+
+  it('holds a continuation of a session that asks first as a proposal, which a person then approves', async () => {
+    const { createSession } = await account.data<{ createSession: { id: string } }>(
+      'mutation { createSession(input: { title: "Asking", continuationApproval: ASK }) { id } }',
+    );
+    const sessionId = createSession.id;
+    expect((await call('append_message', { sessionId, text: 'Now let us plan the kitchen.' })).isError).toBeFalsy();
+    const args = {
+      sessionId,
+      idempotencyKey: 'kitchen-once',
+      title: 'Kitchen plan',
+      reason: 'topic_change',
+      handoff: { purpose: 'Plan the new kitchen', currentRequest: 'Now let us plan the kitchen.' },
+      sources: [],
+    };
+    const held = await call('continue_session', args);
+    expect(held.isError).toBeFalsy();
+    const proposal = jsonOf(held);
+    expect(proposal).toMatchObject({ status: 'awaiting_approval', proposalId: expect.any(String), expiresAt: expect.any(String), replayed: false });
+    // The same call again is the same proposal.
+    expect(jsonOf(await call('continue_session', args))).toMatchObject({ proposalId: proposal.proposalId, replayed: true });
+
+    const SESSION = `query ($id: ID!) { session(id: $id) {
+      status currentContinuation { id } pendingProposal { id title }
+      events(first: 10) { edges { node { kind text } } } } }`;
+    type Asked = {
+      session: { status: string; currentContinuation: { id: string } | null; pendingProposal: { id: string; title: string } | null; events: { edges: { node: { kind: string; text: string } }[] } };
+    };
+    const waiting = (await account.data<Asked>(SESSION, { id: sessionId })).session;
+    expect(waiting).toMatchObject({ status: 'ACTIVE', currentContinuation: { id: sessionId }, pendingProposal: { id: proposal.proposalId, title: 'Kitchen plan' } });
+    // The transcript records the proposal once, beside the message; the outside agent's call is not in it.
+    expect(waiting.events.edges.map((edge) => edge.node.kind)).toEqual(['USER_MESSAGE', 'SYSTEM']);
+    expect(waiting.events.edges[1].node.text).toContain('Kitchen plan');
+
+    const { approveContinuation } = await account.data<{ approveContinuation: { edge: { actor: string }; successor: { id: string } } }>(
+      'mutation ($id: ID!) { approveContinuation(input: { proposalId: $id }) { ... on ContinueSessionSuccess { edge { actor } successor { id } } } }',
+      { id: proposal.proposalId },
+    );
+    expect(approveContinuation.edge.actor).toBe('USER');
+    const approved = (await account.data<Asked>(SESSION, { id: sessionId })).session;
+    expect(approved).toMatchObject({ status: 'CONTINUED', currentContinuation: { id: approveContinuation.successor.id }, pendingProposal: null });
+  });
+
+  it("answers failures as tool errors with the API's codes", async () => {
+    const unknown = await call('read_events', { sessionId: '00000000-0000-4000-8000-000000000000', fromSeq: 1, toSeq: 5 });
+    expect(unknown.isError).toBe(true);
+    expect(jsonOf(unknown).code).toBe('NOT_FOUND');
+
+    const sessionId = await sessionWith('Bad continuation', ['hello']);
+    const invalid = await call('continue_session', { sessionId, title: 'x', reason: 'no_such_reason', handoff: { purpose: 'p', currentRequest: 'r' }, sources: [] });
+    expect(invalid.isError).toBe(true);
+    expect(jsonOf(invalid).code).toBe('INVALID_INPUT');
+
+    const memory = await call('read_memory', { path: 'notes/none' });
+    expect(jsonOf(memory)).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it("keeps each account's sessions to itself", async () => {
+    const sessionId = await sessionWith('Private', ['a secret plan']);
+    const other = await connect((await server.newAccount('other')).apiKey!);
+    const read = (await other.callTool({ name: 'read_events', arguments: { sessionId, fromSeq: 1, toSeq: 1 } })) as CallToolResult;
+    await other.close();
+    expect(read.isError).toBe(true);
+    expect(jsonOf(read).code).toBe('NOT_FOUND');
+  });
+
+  it('refuses a request without a valid key with 401', async () => {
+    const response = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer sck_wrong' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    await expect(connect('sck_wrong')).rejects.toThrow();
+  });
+
+  it('answers GET and DELETE with 405 and Allow: POST, as a stateless server without a stream of its own may', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(`${server.url}/mcp`, {
+        method,
+        headers: { accept: 'text/event-stream', authorization: `Bearer ${account.apiKey}` },
+      });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { message: 'Send MCP requests with POST.' }, id: null });
+    }
+  });
+});

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { QueryFailedError } from 'typeorm';
+import { Database, openDatabase } from '../../src/platform/db/database';
+import { inWriteTransaction } from '../../src/platform/db/write-transaction';
+import { testServerDatabase } from '../setup/test-database';
+
+describe('write transactions', () => {
+  let database: Database;
+  const table = `write_probe_${randomBytes(4).toString('hex')}`;
+  const insert = () => `INSERT INTO ${table} (label, n) VALUES ($1, $2::int / $3::int) RETURNING label`;
+  /** A statement of its own, first sent (and so first prepared) in a batch that fails. */
+  const insertLast = () => `INSERT INTO ${table} (label, n) VALUES ($1, $2::int / $3::int)`;
+  /** Another, first sent twice in one batch. */
+  const insertTwice = () => `INSERT INTO ${table} (n, label) VALUES ($2::int / $3::int, $1)`;
+  const labels = async () => (await database.dataSource.query(`SELECT label FROM ${table} ORDER BY label`)).map((row: { label: string }) => row.label);
+
+  beforeAll(async () => {
+    // Two connections, used one at a time: the pool hands back the one released last, so a
+    // statement that failed on a connection is sent again on that same connection.
+    database = await openDatabase({ ...(await testServerDatabase()), poolSize: 2 });
+    await database.dataSource.query(`CREATE TABLE ${table} (label text PRIMARY KEY, n int NOT NULL)`);
+  });
+  afterAll(async () => {
+    await database.dataSource.query(`DROP TABLE ${table}`);
+    await database.close();
+  });
+  beforeEach(() => database.dataSource.query(`DELETE FROM ${table}`));
+
+  it('writes what its first and last statements write, together', async () => {
+    const rows = await inWriteTransaction(database.dataSource, async (transaction) => {
+      const [opened] = await transaction.begin({ text: insert(), values: ['a', 1, 1] });
+      await transaction.commit(insert(), ['b', 1, 1]);
+      return opened;
+    });
+    expect(rows).toEqual([{ label: 'a' }]);
+    expect(await labels()).toEqual(['a', 'b']);
+  });
+
+  it('writes nothing when its last statement fails, and that statement runs again afterwards', async () => {
+    const failing = inWriteTransaction(database.dataSource, async (transaction) => {
+      await transaction.begin({ text: insert(), values: ['a', 1, 1] });
+      await transaction.commit(insertLast(), ['b', 1, 0]);
+    });
+    await expect(failing).rejects.toThrow(QueryFailedError);
+    await expect(failing).rejects.toThrow('division by zero');
+    expect(await labels()).toEqual([]);
+
+    await inWriteTransaction(database.dataSource, async (transaction) => {
+      await transaction.begin({ text: insert(), values: ['c', 1, 1] });
+      await transaction.commit(insertLast(), ['d', 1, 1]);
+    });
+    expect(await labels()).toEqual(['c', 'd']);
+  });
+
+  it('rolls back when the work returns or throws without committing', async () => {
+    const refused = await inWriteTransaction(database.dataSource, async (transaction) => {
+      await transaction.begin({ text: insert(), values: ['a', 1, 1] });
+      return 'refused';
+    });
+    expect(refused).toBe('refused');
+    const thrown = inWriteTransaction(database.dataSource, async (transaction) => {
+      await transaction.begin({ text: insert(), values: ['b', 1, 1] });
+      throw new Error('changed its mind');
+    });
+    await expect(thrown).rejects.toThrow('changed its mind');
+    expect(await labels()).toEqual([]);
+  });
+
+  it('writes nothing when a statement that opens it fails, and the connection serves the next one', async () => {
+    const failing = inWriteTransaction(database.dataSource, (transaction) =>
+      transaction.begin({ text: insertTwice(), values: ['a', 1, 1] }, { text: insertTwice(), values: ['b', 1, 0] }),
+    );
+    await expect(failing).rejects.toThrow('division by zero');
+    expect(await labels()).toEqual([]);
+
+    await inWriteTransaction(database.dataSource, async (transaction) => {
+      await transaction.begin({ text: insertTwice(), values: ['c', 1, 1] }, { text: insertTwice(), values: ['d', 1, 1] });
+      await transaction.commit(insertTwice(), ['e', 1, 1]);
+    });
+    expect(await labels()).toEqual(['c', 'd', 'e']);
+  });
+});
