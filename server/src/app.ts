@@ -1,38 +1,47 @@
+// The decorators of every module's GraphQL types read metadata as their files load.
+import 'reflect-metadata';
+import type { Pool } from 'pg';
+import type { DataSource } from 'typeorm';
 import { AppConfig } from './config';
-import { Database, openDatabase } from './platform/db/database';
+import { Services, createContext } from './api/context';
+import { appPayloadCodec, AppPubSub, createAppPubSub, pubSubNotifier } from './api/pubsub';
 import { buildAppSchema } from './api/schema';
-import { Services } from './api/context';
-import { CountingEventTarget, createAppPubSub, crossProcessCodec, pubSubNotifier } from './api/pubsub';
-import { DEFAULT_RECONNECT_OPTIONS, PostgresEventTarget } from './platform/pubsub/postgres-event-target';
-import { RedisEventTarget } from './platform/pubsub/redis-event-target';
-import { publishedRecords } from './modules/conversation/delivery.repository';
-import { readinessReport } from './platform/http/readiness';
-import { RunningHttpServer, startHttpServer } from './platform/http/server';
-import { AccountService, BootstrapKey } from './modules/accounts/accounts.service';
-import { ContinuationService } from './modules/continuation/continuations.service';
-import { DEFAULT_APPROVAL_SETTINGS, ProposalService } from './modules/continuation/approval/proposals.service';
-import { LineageService } from './modules/continuation/lineage/lineage.service';
-import { PlanService } from './modules/plans/plans.service';
-import { ResourceService } from './modules/resources/resources.service';
-import { SessionService } from './modules/conversation/sessions.service';
-import { TranscriptService } from './modules/conversation/transcript.service';
-import { RunService } from './modules/conversation/runs.service';
-import { SearchService } from './modules/search/search.service';
-import { RecommendationService } from './modules/continuation/assisted/recommendations.service';
-import { AttachmentService } from './modules/attachments/attachments.service';
-import { DEFAULT_ATTACHMENT_MAX_BYTES } from './modules/attachments/attachments';
-import { DatabaseAttachmentStorage } from './modules/attachments/storage/database-storage';
-import { S3AttachmentStorage } from './modules/attachments/storage/s3-storage';
-import { ChangeNotifier } from './modules/conversation/notifications';
 import { ModelProvider } from './agent/agent';
 import { BuiltinAgent } from './agent/providers/builtin-agent';
 import { OpenAIProvider } from './agent/providers/openai-provider';
 import { RecallTools } from './agent/tools';
 import { TurnRunner } from './agent/turn';
 import { AgentWorker } from './agent/worker';
+import { mcpRoute } from './mcp/route';
+import { AccountService, BootstrapKey } from './modules/accounts/accounts.service';
+import { DEFAULT_ATTACHMENT_MAX_BYTES } from './modules/attachments/attachments';
+import { attachmentsRouter } from './modules/attachments/attachments.route';
+import { AttachmentService } from './modules/attachments/attachments.service';
+import { DatabaseAttachmentStorage } from './modules/attachments/storage/database-storage';
+import { S3AttachmentStorage } from './modules/attachments/storage/s3-storage';
+import { DEFAULT_APPROVAL_SETTINGS, ProposalService } from './modules/continuation/approval/proposals.service';
+import { RecommendationService } from './modules/continuation/assisted/recommendations.service';
+import { ContinuationService } from './modules/continuation/continuations.service';
+import { LineageService } from './modules/continuation/lineage/lineage.service';
+import { currentContinuation } from './modules/continuation/lineage/lineage.repository';
+import { WritableSessions } from './modules/conversation/writable-sessions.service';
+import type { ContinuationNotifier } from './modules/continuation/notifications';
+import { RunService } from './modules/conversation/runs.service';
+import { SessionService } from './modules/conversation/sessions.service';
+import { TranscriptService } from './modules/conversation/transcript.service';
+import { entities } from './modules/entities';
+import { PlanService } from './modules/plans/plans.service';
+import { ResourceService } from './modules/resources/resources.service';
+import { SearchService } from './modules/search/search.service';
+import { Database, openDatabase } from './platform/db/database';
+import { bearerKey } from './platform/http/bearer';
+import { readinessReport } from './platform/http/readiness';
+import { RunningHttpServer, startHttpServer } from './platform/http/server';
 import { createLogger, useLogger } from './platform/observability/logger';
 import { metrics, watchPool } from './platform/observability/metrics';
-import type { Pool } from 'pg';
+import { CountingEventTarget } from './platform/pubsub/counting-event-target';
+import { DEFAULT_RECONNECT_OPTIONS, PostgresEventTarget } from './platform/pubsub/postgres-event-target';
+import { RedisEventTarget } from './platform/pubsub/redis-event-target';
 
 export interface RunningApp {
   /** Base URL, e.g. http://127.0.0.1:4000 */
@@ -54,58 +63,24 @@ export interface RunningApp {
  */
 export async function startApp(config: AppConfig): Promise<RunningApp> {
   useLogger(createLogger({ level: config.logLevel ?? 'info', pretty: config.development, destination: config.logDestination }));
-  const database = await openDatabase(config);
+  const database = await openDatabase({ ...config, entities });
   let crossProcess: PostgresEventTarget | RedisEventTarget | null = null;
   let s3Storage: S3AttachmentStorage | null = null;
   try {
     const { dataSource } = database;
-    // One process embedded, or many: then publishes cross processes through Redis, or else LISTEN/NOTIFY.
-    if (config.redisUrl) {
-      crossProcess = await RedisEventTarget.connect(config.redisUrl, crossProcessCodec(publishedRecords(dataSource.manager)));
-    } else if (config.databaseUrl) {
-      crossProcess = await PostgresEventTarget.connect(config.databaseUrl, crossProcessCodec(publishedRecords(dataSource.manager)), {
-        initialDelayMs: config.pubSubReconnectMs ?? DEFAULT_RECONNECT_OPTIONS.initialDelayMs,
-      });
-    }
+    crossProcess = await connectCrossProcess(config, dataSource);
     const subscriptions = crossProcess ?? new CountingEventTarget();
     const pubSub = createAppPubSub(subscriptions);
-    const published = pubSubNotifier(pubSub);
     let worker: AgentWorker | null = null;
-    // Runs queued here are picked up at once by this process's worker; other processes poll.
-    const notifier: ChangeNotifier = {
-      ...published,
-      runsChanged(runs) {
-        for (const run of runs) metrics.runs.inc({ status: run.status });
-        published.runsChanged(runs);
-        worker?.runsChanged(runs);
-      },
-    };
-    const agent = config.agent;
-    const databaseStorage = new DatabaseAttachmentStorage(dataSource);
+    const notifier = measuredNotifier(pubSub, (runs) => worker?.runsChanged(runs));
     s3Storage = config.s3 ? new S3AttachmentStorage(config.s3) : null;
-    const attachments = new AttachmentService(dataSource, s3Storage ?? databaseStorage, databaseStorage, config.attachmentMaxBytes ?? DEFAULT_ATTACHMENT_MAX_BYTES);
-    const continuations = new ContinuationService(dataSource, notifier, attachments, config.continuationPolicy);
-    const approval = config.approval ?? DEFAULT_APPROVAL_SETTINGS;
-    const proposals = new ProposalService(dataSource, notifier, continuations, agent.provider !== 'none', approval);
-    const services: Services = {
-      accounts: new AccountService(dataSource),
-      sessions: new SessionService(dataSource, approval.defaultApproval),
-      transcript: new TranscriptService(dataSource, notifier, continuations, agent.provider !== 'none'),
-      continuations,
-      lineage: new LineageService(dataSource),
-      plans: new PlanService(dataSource),
-      resources: new ResourceService(dataSource),
-      runs: new RunService(dataSource, notifier, agent),
-      search: new SearchService(dataSource),
-      recommendations: new RecommendationService(dataSource),
-      proposals,
-      attachments,
-    };
+    const services = buildServices(config, dataSource, notifier, s3Storage);
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
     const schema = await buildAppSchema(pubSub);
     const provider = timed(modelProvider(config));
     if (provider) {
-      const runner = new TurnRunner(dataSource, notifier, continuations, proposals, new RecallTools(services), attachments, provider, schema, {
+      const { agent } = config;
+      const runner = new TurnRunner(dataSource, notifier, services.continuations, services.proposals, new RecallTools(services), services.attachments, provider, schema, {
         windowTokens: agent.windowTokens,
         threshold: agent.continuationThreshold,
         maxSteps: agent.maxSteps,
@@ -116,9 +91,20 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     // TypeORM's postgres driver keeps its pg pool as `master`.
     const pool = (dataSource.driver as unknown as { master: Pool }).master;
     const unwatchPool = watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
-    const http = await startHttpServer({ ...config, schema, services, pubSub, readiness: () => readinessReport(dataSource, delivery) });
+    const authenticate = (authorization: unknown) => services.accounts.authenticate(bearerKey(authorization));
+    const http = await startHttpServer({
+      ...config,
+      schema,
+      authenticate,
+      createContext: (viewer) => createContext(viewer, services, pubSub),
+      mountRoutes(app) {
+        app.all('/mcp', mcpRoute({ services, schema, authenticate }));
+        app.use(attachmentsRouter({ attachments: services.attachments, authenticate }));
+      },
+      readiness: () => readinessReport(dataSource, delivery),
+    });
     worker?.start();
-    proposals.startExpirySweeps();
+    services.proposals.startExpirySweeps();
     return {
       url: http.url,
       bootstrapKey,
@@ -127,7 +113,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       subscriptions,
       worker,
       async close() {
-        await proposals.stopExpirySweeps();
+        await services.proposals.stopExpirySweeps();
         await worker?.stop();
         await http.close();
         await crossProcess?.close();
@@ -142,6 +128,56 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     await database.close();
     throw error;
   }
+}
+
+/** One process embedded, or many: then publishes cross processes through Redis, or else LISTEN/NOTIFY. */
+async function connectCrossProcess(config: AppConfig, dataSource: DataSource): Promise<PostgresEventTarget | RedisEventTarget | null> {
+  const codec = appPayloadCodec(dataSource.manager);
+  if (config.redisUrl) return RedisEventTarget.connect(config.redisUrl, codec);
+  if (config.databaseUrl) {
+    return PostgresEventTarget.connect(config.databaseUrl, codec, { initialDelayMs: config.pubSubReconnectMs ?? DEFAULT_RECONNECT_OPTIONS.initialDelayMs });
+  }
+  return null;
+}
+
+/** The notifier services announce to: every change published, runs counted, and runs queued here handed to this process's worker at once (other processes poll). */
+function measuredNotifier(pubSub: AppPubSub, runsQueuedHere: (runs: Parameters<ContinuationNotifier['runsChanged']>[0]) => void): ContinuationNotifier {
+  const published = pubSubNotifier(pubSub);
+  return {
+    ...published,
+    runsChanged(runs) {
+      for (const run of runs) metrics.runs.inc({ status: run.status });
+      published.runsChanged(runs);
+      runsQueuedHere(runs);
+    },
+  };
+}
+
+/** Every module's services, wired: the one place that knows them all. */
+function buildServices(config: AppConfig, dataSource: DataSource, notifier: ContinuationNotifier, s3Storage: S3AttachmentStorage | null): Services {
+  const { agent } = config;
+  const agentAnswers = agent.provider !== 'none';
+  const databaseStorage = new DatabaseAttachmentStorage(dataSource);
+  const attachments = new AttachmentService(dataSource, s3Storage ?? databaseStorage, databaseStorage, config.attachmentMaxBytes ?? DEFAULT_ATTACHMENT_MAX_BYTES);
+  const continuations = new ContinuationService(dataSource, notifier, attachments, config.continuationPolicy);
+  const approval = config.approval ?? DEFAULT_APPROVAL_SETTINGS;
+  const lineage = new LineageService(dataSource);
+  const writable = new WritableSessions(currentContinuation);
+  return {
+    accounts: new AccountService(dataSource),
+    sessions: new SessionService(dataSource, approval.defaultApproval),
+    transcript: new TranscriptService(dataSource, notifier, continuations, writable, agentAnswers),
+    continuations,
+    lineage,
+    recalls: lineage,
+    plans: new PlanService(dataSource, writable),
+    resources: new ResourceService(dataSource),
+    runs: new RunService(dataSource, notifier, writable, agent),
+    search: new SearchService(dataSource),
+    recommendations: new RecommendationService(dataSource),
+    proposals: new ProposalService(dataSource, notifier, continuations, agentAnswers, approval),
+    attachments,
+  };
 }
 
 /** The provider with each call's duration and outcome measured. */

@@ -1,9 +1,10 @@
 import path from 'node:path';
+import type { CorsOrigins } from './platform/http/cors';
+import { ContinuationApproval } from './modules/conversation/sessions';
 import type { DestinationStream } from 'pino';
 import { DEFAULT_RECONNECT_OPTIONS } from './platform/pubsub/postgres-event-target';
 import { ContinuationPolicy, DEFAULT_CONTINUATION_POLICY } from './modules/continuation/continuations.service';
 import { ApprovalSettings, DEFAULT_APPROVAL_SETTINGS } from './modules/continuation/approval/proposals.service';
-import { ContinuationApproval } from './modules/continuation/approval/proposals';
 import { LOG_LEVELS, LogLevel } from './platform/observability/logger';
 import { DEFAULT_ATTACHMENT_MAX_BYTES } from './modules/attachments/attachments';
 import type { S3StorageOptions } from './modules/attachments/storage/s3-storage';
@@ -43,7 +44,6 @@ export interface AppConfig {
   s3?: S3StorageOptions;
 }
 
-export type CorsOrigins = string[] | '*';
 
 /** CORS_ORIGINS: comma-separated origins such as `https://app.example.com`, or `*` alone. */
 function corsOrigins(raw: string | undefined): CorsOrigins {

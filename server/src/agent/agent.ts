@@ -2,6 +2,8 @@
  * What the runtime says to a model and what it gets back, in the chat-completions shape that
  * OpenAI-compatible servers share. Providers translate this to their wire format.
  */
+import type { AttachmentReference } from '../modules/attachments/attachments';
+import type { ContextUsage } from '../modules/conversation/context-usage';
 
 export interface ModelToolCall {
   id: string;
@@ -9,8 +11,6 @@ export interface ModelToolCall {
   /** The arguments as the model wrote them: a JSON object in text, possibly malformed. */
   arguments: string;
 }
-
-import type { AttachmentReference } from '../modules/attachments/attachments';
 
 /**
  * A file attached to a user message as a model is given it: always its reference; an image's
@@ -58,18 +58,6 @@ export interface TurnFacts {
   rejectedContinuation?: { title: string; note: string | null } | null;
 }
 
-/** How much of the model's context window the session's next turn fills. */
-export interface ContextUsage {
-  tokens: number;
-  windowTokens: number;
-  /** Share of the window from which a continuation is advised. */
-  threshold: number;
-}
-
-export function continuationAdvised(usage: ContextUsage): boolean {
-  return usage.tokens >= usage.threshold * usage.windowTokens;
-}
-
 export interface ModelRequest {
   messages: ModelMessage[];
   tools: ModelToolDefinition[];
@@ -94,20 +82,3 @@ export interface ModelProvider {
 
 /** A failure to get an answer from the model; the message is shown on the failed run. */
 export class ModelProviderError extends Error {}
-
-/**
- * Tokens a session's model context holds through one of its events, from stored running totals:
- * a successor's compiled context plus what came after its opening (banner and replayed message),
- * a fork's inherited history up to its fork point plus its own, anyone else's own transcript.
- */
-export function contextTokens(parts: {
-  kind: string;
-  tokensThrough: number;
-  projectedContextTokens: number | null;
-  openingTokens: number | null;
-  forkPointTokens: number | null;
-}): number {
-  if (parts.kind === 'CONTINUATION') return (parts.projectedContextTokens ?? 0) + parts.tokensThrough - (parts.openingTokens ?? 0);
-  if (parts.kind === 'FORK') return (parts.forkPointTokens ?? 0) + parts.tokensThrough;
-  return parts.tokensThrough;
-}

@@ -1,4 +1,5 @@
-import { ContextUsage, ModelAttachment, ModelMessage, ModelToolCall } from './agent';
+import { ModelAttachment, ModelMessage, ModelToolCall } from './agent';
+import type { ContextUsage } from '../modules/conversation/context-usage';
 import { CompiledSection, ContextSectionKind } from '../modules/continuation/projection/projection';
 import { EventKind } from '../modules/conversation/transcript';
 

@@ -1,21 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { GraphQLSchema } from 'graphql';
 import { DataSource, EntityManager, In } from 'typeorm';
-import {
-  ContextUsage,
-  ModelAttachment,
-  ModelMessage,
-  ModelProvider,
-  ModelProviderError,
-  ModelToolCall,
-  ModelToolDefinition,
-  TurnFacts,
-  contextTokens,
-} from './agent';
+import { ModelAttachment, ModelMessage, ModelProvider, ModelProviderError, ModelToolCall, ModelToolDefinition, TurnFacts } from './agent';
+import { ContextUsage, contextTokens } from '../modules/conversation/context-usage';
 import { Actor } from '../modules/continuation/continuations';
 import { agentInstructions, projectedMessages, transcriptMessages } from './model-context';
 import { ACTIVE_RUN_STATUSES, RunKind, RunStatus, cancelledDelegation } from '../modules/conversation/runs';
-import { SessionKind, SessionStatus, TITLE_MAX_CHARS } from '../modules/conversation/sessions';
+import { SessionKind, SessionStatus, TITLE_MAX_CHARS, ContinuationApproval } from '../modules/conversation/sessions';
 import { EventKind, GENESIS_HASH } from '../modules/conversation/transcript';
 import { EventEntity } from '../modules/conversation/event.entity';
 import { ProjectionManifestEntity } from '../modules/continuation/projection-manifest.entity';
@@ -24,12 +15,11 @@ import { SessionEntity } from '../modules/conversation/session.entity';
 import { latestPlan } from '../modules/plans/plan.repository';
 import { Lease, appendRunOutput, lockLeasedRun, queuedRun, settleRun } from '../modules/conversation/run.repository';
 import { EventDraft, appendEvents, lockSession } from '../modules/conversation/transcript.repository';
-import { continueSessionTool, continueSessionToolRequest } from '../modules/continuation/continue-session-tool';
+import { continueSessionTool, continueSessionToolRequest } from '../modules/continuation/continue-session.tool';
 import { columnList, entityFromRow } from '../platform/db/rows';
 import { ContinuationService } from '../modules/continuation/continuations.service';
-import { ContinuationApproval } from '../modules/continuation/approval/proposals';
 import { ProposalService } from '../modules/continuation/approval/proposals.service';
-import { ChangeNotifier } from '../modules/conversation/notifications';
+import { ContinuationNotifier } from '../modules/continuation/notifications';
 import { Viewer } from '../shared/viewer';
 import { RunOutputStream } from './run-output';
 import { RUNTIME_TOOLS, RecallTools, ToolOutcome } from './tools';
@@ -79,7 +69,7 @@ export class TurnRunner {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly notifier: ChangeNotifier,
+    private readonly notifier: ContinuationNotifier,
     private readonly continuations: ContinuationService,
     private readonly proposals: ProposalService,
     private readonly recall: RecallTools,

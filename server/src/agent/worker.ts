@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { RunEntity } from '../modules/conversation/run.entity';
 import { Lease, claimRun, releaseRun, renewLease, settleRun, lockLeasedRun } from '../modules/conversation/run.repository';
 import { RunStatus } from '../modules/conversation/runs';
-import { ChangeNotifier } from '../modules/conversation/notifications';
+import { ConversationNotifier } from '../modules/conversation/notifications';
 import { LeaseLost, RunCancelled, TurnRunner } from './turn';
 import { logger } from '../platform/observability/logger';
 
@@ -35,7 +35,7 @@ export class AgentWorker {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly notifier: ChangeNotifier,
+    private readonly notifier: ConversationNotifier,
     private readonly runner: TurnRunner,
     private readonly settings: WorkerSettings,
   ) {}

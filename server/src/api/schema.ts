@@ -1,23 +1,17 @@
 import 'reflect-metadata';
-import './enums';
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
-import { AttachmentResolver } from '../modules/attachments/attachment.resolver';
-import { AccountResolver } from '../modules/accounts/account.resolver';
-import { OperationErrorResolver } from '../modules/conversation/graphql/operation-error.resolver';
-import { ContinuationResolver, ManifestItemResolver, ProjectionManifestResolver } from '../modules/continuation/graphql/continuation.resolver';
+import { accountsResolvers } from '../modules/accounts/accounts.module';
+import { attachmentsResolvers } from '../modules/attachments/attachments.module';
+import { continuationResolvers } from '../modules/continuation/continuation.module';
+import { conversationResolvers } from '../modules/conversation/conversation.module';
+import { plansResolvers } from '../modules/plans/plans.module';
+import { resourcesResolvers } from '../modules/resources/resources.module';
+import { searchResolvers } from '../modules/search/search.module';
+import { scalarsMap } from '../shared/graphql/scalars';
 import { NodeResolver } from './node.resolver';
 import type { AppPubSub } from './pubsub';
-import { PlanResolver } from '../modules/plans/plan.resolver';
-import { ManifestProposalResolver, ProposalResolver, SessionProposalResolver } from '../modules/continuation/approval/proposal.resolver';
-import { MemoryResolver, ResourceResolver } from '../modules/resources/resource.resolver';
-import { RunResolver } from '../modules/conversation/graphql/run.resolver';
-import { scalarsMap } from '../shared/graphql/scalars';
-import { RecommendationResolver } from '../modules/continuation/assisted/recommendation.resolver';
-import { SearchResolver } from '../modules/search/search.resolver';
-import { SessionResolver } from '../modules/conversation/graphql/session.resolver';
 import { refuseUnstorableText } from './storable-text';
-import { EventResolver } from '../modules/conversation/graphql/event.resolver';
 
 /**
  * The schema; `pubSub` is the one that subscriptions listen on and services publish to. Text the
@@ -27,24 +21,14 @@ export async function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> 
   const schema = await buildSchema({
     pubSub,
     resolvers: [
-      AccountResolver,
-      SessionResolver,
-      EventResolver,
-      OperationErrorResolver,
-      ContinuationResolver,
-      ProjectionManifestResolver,
-      ManifestItemResolver,
-      RunResolver,
-      PlanResolver,
-      ResourceResolver,
-      MemoryResolver,
-      SearchResolver,
-      RecommendationResolver,
+      ...accountsResolvers,
+      ...attachmentsResolvers,
+      ...resourcesResolvers,
+      ...conversationResolvers,
+      ...plansResolvers,
+      ...searchResolvers,
+      ...continuationResolvers,
       NodeResolver,
-      ProposalResolver,
-      SessionProposalResolver,
-      ManifestProposalResolver,
-      AttachmentResolver,
     ],
     scalarsMap,
     validate: false,

@@ -3,14 +3,14 @@ import { GraphQLSchema } from 'graphql';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode as RpcErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { bearerKey } from '../modules/accounts/api-keys';
-import type { AccountService } from '../modules/accounts/accounts.service';
 import type { Viewer } from '../shared/viewer';
 import { McpServices, McpTools, mcpToolDefinitions } from './tools';
 
 export interface McpRouteOptions {
-  services: McpServices & { accounts: AccountService };
+  services: McpServices;
   schema: GraphQLSchema;
+  /** The caller an `Authorization` header value names; null when none. */
+  authenticate(authorization: unknown): Promise<Viewer | null>;
 }
 
 /** A refusal before MCP sees the request, in JSON-RPC's error shape with the code the SDK's transport uses for its own. */
@@ -37,12 +37,12 @@ function mcpServer(viewer: Viewer, tools: McpTools, definitions: ReturnType<type
  * its own for the caller its Bearer key names. There are no server-initiated messages, so GET (a
  * stream for them) is 405, as the transport's specification allows.
  */
-export function mcpRoute({ services, schema }: McpRouteOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function mcpRoute({ services, schema, authenticate }: McpRouteOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const tools = new McpTools(services, schema);
   const definitions = mcpToolDefinitions(schema);
   return async (req, res) => {
     if (req.method !== 'POST') return sendRpcError(res, 405, 'Send MCP requests with POST.', { allow: 'POST' });
-    const viewer = await services.accounts.authenticate(bearerKey(req.headers.authorization));
+    const viewer = await authenticate(req.headers.authorization);
     if (!viewer) return sendRpcError(res, 401, 'Unauthenticated: send Authorization: Bearer <api key>.', { 'www-authenticate': 'Bearer' });
     const server = mcpServer(viewer, tools, definitions);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { ContinuationApproval } from '../modules/conversation/sessions';
 import { GraphQLSchema } from 'graphql';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Actor } from '../modules/continuation/continuations';
-import { ContinuationApproval, proposalAnswer } from '../modules/continuation/approval/proposals';
+import { proposalAnswer } from '../modules/continuation/approval/proposals';
 import { ErrorCode, OperationFailure } from '../shared/errors';
-import { continueSessionTool, continueSessionToolRequest } from '../modules/continuation/continue-session-tool';
+import { continueSessionTool, continueSessionToolRequest } from '../modules/continuation/continue-session.tool';
 import { RUNTIME_TOOLS, RecallServices, RecallTools } from '../agent/tools';
 import type { ContinuationService } from '../modules/continuation/continuations.service';
 import type { ProposalService } from '../modules/continuation/approval/proposals.service';

@@ -13,22 +13,7 @@ import { ResourceVersionEntity } from './resources/resource-version.entity';
 import { RunEntity } from './conversation/run.entity';
 import { SessionEntity } from './conversation/session.entity';
 
-export {
-  AccountEntity,
-  ApiKeyEntity,
-  AttachmentEntity,
-  ContinuationEdgeEntity,
-  ContinuationProposalEntity,
-  EventEntity,
-  MemoryEntryEntity,
-  MemoryPathEntity,
-  PlanRevisionEntity,
-  ProjectionManifestEntity,
-  ResourceEntity,
-  ResourceVersionEntity,
-  RunEntity,
-  SessionEntity,
-};
+/** Every module's entities, for the database to map. */
 export const entities = [
   AccountEntity,
   ApiKeyEntity,

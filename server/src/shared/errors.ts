@@ -42,3 +42,17 @@ export function fail<T = never>(
 ): Outcome<T> {
   return { ok: false, error: { code, message, details } };
 }
+
+/** The things a caller can name that may not exist, or may be another account's (then answered the same). */
+export type NotFoundThing = 'session' | 'event' | 'run' | 'manifest' | 'proposal' | 'resource' | 'attachment';
+
+/** The one wording of a missing thing: another account's is answered exactly as if it did not exist. */
+export function notFoundFailure(thing: NotFoundThing, path: string[]): OperationFailure {
+  const message = `No such ${thing}.`;
+  return { code: ErrorCode.NOT_FOUND, message, details: [{ path, message }] };
+}
+
+/** {@link notFoundFailure} as an outcome. */
+export function notFound<T = never>(thing: NotFoundThing, path: string[]): Outcome<T> {
+  return { ok: false, error: notFoundFailure(thing, path) };
+}

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import { PayloadCodec, PostgresEventTarget, PUBSUB_CHANNEL } from '../../src/platform/pubsub/postgres-event-target';
+import type { PayloadCodec } from '../../src/platform/pubsub/payload-codec';
+import { PostgresEventTarget, PUBSUB_CHANNEL } from '../../src/platform/pubsub/postgres-event-target';
 import { isolatedServerDatabase } from '../setup/test-database';
 
 /** Publishes between processes need PostgreSQL's LISTEN/NOTIFY: on PostgreSQL only. */

@@ -3,6 +3,7 @@ import { QueryFailedError } from 'typeorm';
 import { Database, openDatabase } from '../../src/platform/db/database';
 import { inWriteTransaction } from '../../src/platform/db/write-transaction';
 import { testServerDatabase } from '../setup/test-database';
+import { entities } from '../../src/modules/entities';
 
 describe('write transactions', () => {
   let database: Database;
@@ -17,7 +18,7 @@ describe('write transactions', () => {
   beforeAll(async () => {
     // Two connections, used one at a time: the pool hands back the one released last, so a
     // statement that failed on a connection is sent again on that same connection.
-    database = await openDatabase({ ...(await testServerDatabase()), poolSize: 2 });
+    database = await openDatabase({ ...(await testServerDatabase()), poolSize: 2, entities });
     await database.dataSource.query(`CREATE TABLE ${table} (label text PRIMARY KEY, n int NOT NULL)`);
   });
   afterAll(async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { openDatabase } from '../../src/platform/db/database';
+import { entities } from '../../src/modules/entities';
 
 /** How the run's test servers reach their database; set in the environment by the global setup. */
 export interface TestDatabase {
@@ -14,7 +15,7 @@ export interface TestDatabase {
 }
 
 async function migrate(databaseUrl: string | undefined, dataDir: string): Promise<void> {
-  const database = await openDatabase({ databaseUrl, dataDir, poolSize: 2 });
+  const database = await openDatabase({ databaseUrl, dataDir, poolSize: 2, entities });
   await database.close();
 }
 

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ModelProvider, ModelReply, ModelRequest, TurnFacts, continuationAdvised } from '../agent';
+import { ModelProvider, ModelReply, ModelRequest, TurnFacts } from '../agent';
+import { continuationAdvised } from '../../modules/conversation/context-usage';
 import { ContinuationReason } from '../../modules/continuation/continuations';
 import { TITLE_MAX_CHARS } from '../../modules/conversation/sessions';
 

@@ -11,10 +11,3 @@ export function generateApiKey(): string {
 export function hashApiKey(apiKey: string): string {
   return createHash('sha256').update(apiKey, 'utf8').digest('hex');
 }
-
-/** The key of an `Authorization: Bearer <key>` header value, or null. */
-export function bearerKey(header: unknown): string | null {
-  if (typeof header !== 'string') return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1] : null;
-}

@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import { attachmentPath } from './attachments';
 import type { AttachmentEntity } from './attachment.entity';
-import type { Context } from '../../api/context';
+import type { AttachmentsContext } from './attachments.context';
 import { Attachment } from './attachment.type';
 
 @Resolver(() => Attachment)
@@ -12,7 +12,7 @@ export class AttachmentResolver {
   })
   attachment(
     @Arg('cid', { description: 'The content id: sha256 hex of the bytes, as POST /attachments answered.' }) cid: string,
-    @Ctx() ctx: Context,
+    @Ctx() ctx: AttachmentsContext,
   ): Promise<AttachmentEntity | null> {
     return ctx.services.attachments.find(ctx.viewer, cid);
   }

@@ -2,16 +2,15 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import express, { Request, Response } from 'express';
 import { attachmentPath } from './attachments';
-import { bearerKey } from '../accounts/api-keys';
 import type { AttachmentEntity } from './attachment.entity';
-import type { AccountService } from '../accounts/accounts.service';
 import type { AttachmentService, UploadResult } from './attachments.service';
 import type { Viewer } from '../../shared/viewer';
 import { logger } from '../../platform/observability/logger';
 import { requestLog } from '../../platform/http/request-log';
 
 export interface AttachmentRouteServices {
-  accounts: AccountService;
+  /** The caller an `Authorization` header value names; null when none. */
+  authenticate(authorization: unknown): Promise<Viewer | null>;
   attachments: AttachmentService;
 }
 
@@ -29,8 +28,8 @@ export function attachmentJson(attachment: AttachmentEntity) {
 
 const STATUS_OF: Record<UploadResult['status'], number> = { CREATED: 201, EXISTING: 200, INVALID: 400, UNSUPPORTED_TYPE: 415, TOO_LARGE: 413 };
 
-async function viewerOf(req: IncomingMessage, res: ServerResponse, accounts: AccountService): Promise<Viewer | null> {
-  const viewer = await accounts.authenticate(bearerKey(req.headers.authorization));
+async function viewerOf(req: IncomingMessage, res: ServerResponse, authenticate: AttachmentRouteServices['authenticate']): Promise<Viewer | null> {
+  const viewer = await authenticate(req.headers.authorization);
   if (!viewer) {
     res.setHeader('www-authenticate', 'Bearer');
     sendError(res, 401, 'Missing or unknown API key: send "Authorization: Bearer <api key>".', 'UNAUTHENTICATED');
@@ -43,11 +42,11 @@ async function viewerOf(req: IncomingMessage, res: ServerResponse, accounts: Acc
  * account holds those bytes already) and `GET /attachments/<cid>` serves them with their media
  * type; both with the Bearer key. Another account's cid is 404, as one that exists nowhere.
  */
-export function attachmentsRouter({ accounts, attachments }: AttachmentRouteServices): express.Router {
+export function attachmentsRouter({ authenticate, attachments }: AttachmentRouteServices): express.Router {
   const router = express.Router();
 
   router.post('/attachments', async (req: Request, res: Response) => {
-    const viewer = await viewerOf(req, res, accounts);
+    const viewer = await viewerOf(req, res, authenticate);
     if (!viewer) return void req.resume();
     const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
     if (encoding !== 'identity') {
@@ -78,7 +77,7 @@ export function attachmentsRouter({ accounts, attachments }: AttachmentRouteServ
   });
 
   router.get('/attachments/:cid', async (req: Request<{ cid: string }>, res: Response) => {
-    const viewer = await viewerOf(req, res, accounts);
+    const viewer = await viewerOf(req, res, authenticate);
     if (!viewer) return;
     const attachment = await attachments.find(viewer, req.params.cid);
     if (!attachment) return sendError(res, 404, 'No such attachment.', 'NOT_FOUND');

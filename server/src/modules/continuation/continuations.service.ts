@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, ContinuationReason, ContinueSessionRequest, SourceKind, requestFingerprint, validateContinueSessionRequest } from './continuations';
-import { ErrorCode, Outcome, fail, succeed } from '../../shared/errors';
+import { ErrorCode, Outcome, fail, succeed, notFound, notFoundFailure } from '../../shared/errors';
 import { isId } from '../../shared/ids';
-import { ContinuationApproval, ManifestProposal, ProposalStatus, undecidableReason } from './approval/proposals';
+import { ManifestProposal, ProposalStatus, undecidableReason } from './approval/proposals';
 import { Projection, RECENT_EXCHANGE_EVENTS } from './projection/projection';
 import { RunKind } from '../conversation/runs';
-import { TITLE_MAX_CHARS } from '../conversation/sessions';
+import { TITLE_MAX_CHARS, ContinuationApproval } from '../conversation/sessions';
 import { EventKind } from '../conversation/transcript';
 import { ContinuationEdgeEntity } from './continuation-edge.entity';
 import type { ContinuationProposalEntity } from './approval/continuation-proposal.entity';
@@ -22,10 +22,10 @@ import { Prepared, compile, initiatingAttachments, prepare, recommendations, tok
 import { AttachmentService, attachmentReference } from '../attachments/attachments.service';
 import { CitedAttachment } from './steps/sources';
 import { ContinuationPolicy, DEFAULT_CONTINUATION_POLICY } from './steps/policy';
-import { Refused, notFound, refuse } from './steps/refusal';
+import { Refused, refuse, refuseWith } from './steps/refusal';
 import { eventReader } from './steps/sources';
 import { BranchMessage, Written, writeContinuation } from './steps/write';
-import { ChangeNotifier } from '../conversation/notifications';
+import { ContinuationNotifier } from './notifications';
 import type { Recommendation } from './assisted/recommendations.service';
 import { Viewer } from '../../shared/viewer';
 import { metrics } from '../../platform/observability/metrics';
@@ -58,7 +58,7 @@ export interface ContinueOptions {
 export class ContinuationService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly notifier: ChangeNotifier,
+    private readonly notifier: ContinuationNotifier,
     private readonly attachments: AttachmentService,
     private readonly policy: ContinuationPolicy = DEFAULT_CONTINUATION_POLICY,
   ) {}
@@ -141,7 +141,7 @@ export class ContinuationService {
   ): Promise<Outcome<ContinuationResult>> {
     const details = validateContinueSessionRequest(input);
     if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
-    if (!isId(input.sessionId)) return notFound();
+    if (!isId(input.sessionId)) return notFound('session', ['input', 'sessionId']);
     const fingerprint = requestFingerprint(input, options.actor);
     // Read before the lock: events never change, and a recommendation is a suggestion, not a check.
     const recommended = await recommendations(this.dataSource.manager, viewer, input);
@@ -212,7 +212,7 @@ export class ContinuationService {
       this.snapshotQuery(viewer, input),
       this.eventPrefetch(input, branchMessage !== null),
     );
-    if (!predecessor) return refuse(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['input', 'sessionId'], message: 'No such session.' }]);
+    if (!predecessor) return refuseWith(notFoundFailure('session', ['input', 'sessionId']));
     if (options.approving) {
       // Approvals of one proposal queue on the lock; all but the first find it approved.
       const approved = await this.claimProposal(manager, viewer, options.approving.proposalId);
@@ -252,7 +252,7 @@ export class ContinuationService {
   private async claimProposal(manager: EntityManager, viewer: Viewer, proposalId: string): Promise<Outcome<ContinuationResult> | null> {
     const locked = await lockProposal(manager, viewer.accountId, proposalId);
     const path = ['input', 'proposalId'];
-    if (!locked) return refuse(ErrorCode.NOT_FOUND, 'No such proposal.', [{ path, message: 'No such proposal.' }]);
+    if (!locked) return refuseWith(notFoundFailure('proposal', path));
     const { proposal, decidable } = locked;
     if (proposal.status === ProposalStatus.APPROVED) {
       return this.replayOf(manager, await manager.findOneByOrFail(ContinuationEdgeEntity, { id: proposal.edgeId! }));
@@ -310,10 +310,10 @@ export class ContinuationService {
   ): Promise<Outcome<Projection & { tokenBudget: number }>> {
     const details = validateContinueSessionRequest(input);
     if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
-    if (!isId(input.sessionId)) return notFound();
+    if (!isId(input.sessionId)) return notFound('session', ['input', 'sessionId']);
     const manager = this.dataSource.manager;
     const predecessor = await manager.findOneBy(SessionEntity, { id: input.sessionId, accountId: viewer.accountId });
-    if (!predecessor) return notFound();
+    if (!predecessor) return notFound('session', ['input', 'sessionId']);
     try {
       const snapshot = await continuationSnapshot(manager, this.snapshotQuery(viewer, input));
       const prepared = await this.prepared(manager, viewer, predecessor, input, snapshot, { branching: false, anyTurnState: options.anyTurnState });

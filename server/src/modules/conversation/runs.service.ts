@@ -1,17 +1,18 @@
 import { DataSource, In } from 'typeorm';
-import { ContextUsage, contextTokens } from '../../agent/agent';
-import { ErrorCode, Outcome, fail, succeed } from '../../shared/errors';
+import { ContextUsage, contextTokens } from './context-usage';
+import { ErrorCode, Outcome, fail, succeed, notFound } from '../../shared/errors';
 import { isId } from '../../shared/ids';
 import { ACTIVE_RUN_STATUSES, RunKind, RunStatus, cancelledDelegation } from './runs';
 import { EventKind } from './transcript';
 import { EventEntity } from './event.entity';
 import { RunEntity } from './run.entity';
+import type { SessionEntity } from './session.entity';
 import { cancelRunRow, requeueFailedRun } from './run.repository';
 import { EventDraft, appendEvents, lockSession } from './transcript.repository';
-import { currentContinuation } from '../continuation/lineage/lineage.repository';
+import type { WritableSessions } from './writable-sessions.service';
 import { SessionStatus } from './sessions';
 import { alignOne } from '../../shared/batch';
-import { ChangeNotifier } from './notifications';
+import { ConversationNotifier } from './notifications';
 import { Viewer } from '../../shared/viewer';
 
 export interface UsageSettings {
@@ -25,7 +26,8 @@ const FINISHED_RUN = { SUCCEEDED: 'it succeeded, and its answer stands', FAILED:
 export class RunService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly notifier: ChangeNotifier,
+    private readonly notifier: ConversationNotifier,
+    private readonly writable: WritableSessions,
     private readonly usage: UsageSettings,
   ) {}
 
@@ -37,25 +39,15 @@ export class RunService {
    */
   async retryRun(viewer: Viewer, runId: string): Promise<Outcome<RunEntity>> {
     const path = ['runId'];
-    const unknown = () => fail<RunEntity>(ErrorCode.NOT_FOUND, 'No such run.', [{ path, message: 'No such run.' }]);
+    const unknown = () => notFound<RunEntity>('run', path);
     if (!isId(runId)) return unknown();
     const outcome = await this.dataSource.transaction(async (manager): Promise<Outcome<RunEntity>> => {
       const run = await manager.findOneBy(RunEntity, { id: runId, accountId: viewer.accountId });
       if (!run) return unknown();
       // Serialized with continuations of its session, which check that no turn is queued.
       const session = await lockSession(manager, viewer.accountId, run.sessionId);
-      if (session?.status === SessionStatus.CONTINUED && run.status === RunStatus.FAILED) {
-        const current = await currentContinuation(manager, viewer.accountId, session.id);
-        return {
-          ok: false,
-          error: {
-            code: ErrorCode.SESSION_CONTINUED,
-            message: 'This session was continued since the run failed: carry on in its current continuation.',
-            details: [{ path, message: `Session ${session.id} is CONTINUED.` }],
-            currentContinuationId: current?.id,
-          },
-        };
-      }
+      const refusal = session && run.status === RunStatus.FAILED ? await this.writable.refusal(manager, session, path, 'carry on in its current continuation.') : null;
+      if (refusal) return { ok: false, error: refusal };
       const requeued = await requeueFailedRun(manager, viewer.accountId, runId);
       if (requeued) return succeed(requeued);
       const now = (await manager.findOneBy(RunEntity, { id: runId }))!;
@@ -75,7 +67,7 @@ export class RunService {
    */
   async cancelRun(viewer: Viewer, runId: string): Promise<Outcome<RunEntity>> {
     const path = ['runId'];
-    const unknown = () => fail<RunEntity>(ErrorCode.NOT_FOUND, 'No such run.', [{ path, message: 'No such run.' }]);
+    const unknown = () => notFound<RunEntity>('run', path);
     if (!isId(runId)) return unknown();
     const events: EventEntity[] = [];
     const outcome = await this.dataSource.transaction(async (manager): Promise<Outcome<RunEntity>> => {
@@ -154,5 +146,13 @@ export class RunService {
       },
     }));
     return alignOne(ids, usages, (entry) => entry.id).map((entry) => entry?.usage ?? null);
+  }
+
+  /** A session's runs, oldest first, optionally of one status, optionally only the newest `last`. */
+  async sessionRuns(session: SessionEntity, status?: RunStatus | null, last?: number | null): Promise<RunEntity[]> {
+    const where = { sessionId: session.id, ...(status ? { status } : {}) };
+    if (last == null) return this.dataSource.manager.find(RunEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } });
+    const newest = await this.dataSource.manager.find(RunEntity, { where, order: { createdAt: 'DESC', id: 'DESC' }, take: last });
+    return newest.reverse();
   }
 }

@@ -1,6 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import type { ContinuationApproval } from '../continuation/approval/proposals';
-import type { SessionKind, SessionStatus } from './sessions';
+import type { SessionKind, SessionStatus, ContinuationApproval } from './sessions';
 
 @Entity({ name: 'sessions' })
 export class SessionEntity {

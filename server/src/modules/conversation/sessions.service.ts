@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, In } from 'typeorm';
-import { ErrorCode, Outcome, fail, succeed } from '../../shared/errors';
+import { ErrorCode, Outcome, fail, succeed, notFound } from '../../shared/errors';
 import { isId } from '../../shared/ids';
 import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, validatePageSize } from '../../shared/pagination';
-import { ContinuationApproval } from '../continuation/approval/proposals';
-import { SessionKind, SessionStatus, TITLE_MAX_CHARS, validateSessionText } from './sessions';
+import { SessionKind, SessionStatus, TITLE_MAX_CHARS, validateSessionText, ContinuationApproval } from './sessions';
 import { SessionEntity } from './session.entity';
 import { alignMany, alignOne } from '../../shared/batch';
 import { EventEntity } from './event.entity';
@@ -72,7 +71,7 @@ export class SessionService {
   async forkSession(viewer: Viewer, input: { eventId: string; title?: string | null }): Promise<Outcome<SessionEntity>> {
     const manager = this.dataSource.manager;
     const event = isId(input.eventId) ? await manager.findOneBy(EventEntity, { id: input.eventId, accountId: viewer.accountId }) : null;
-    if (!event) return fail(ErrorCode.NOT_FOUND, 'No such event.', [{ path: ['input', 'eventId'], message: 'No such event in this account.' }]);
+    if (!event) return notFound('event', ['input', 'eventId']);
     const source = await manager.findOneByOrFail(SessionEntity, { id: event.sessionId });
     const title = input.title ?? forkTitle(source.title, event.seq);
     const details = validateSessionText({ title }, ['input']);

@@ -15,6 +15,10 @@ export const SessionStatus = {
 } as const;
 export type SessionStatus = (typeof SessionStatus)[keyof typeof SessionStatus];
 
+/** Whether an agent's continue_session takes effect at once or waits for a person. */
+export const ContinuationApproval = { AUTOMATIC: 'AUTOMATIC', ASK: 'ASK' } as const;
+export type ContinuationApproval = (typeof ContinuationApproval)[keyof typeof ContinuationApproval];
+
 export const TITLE_MAX_CHARS = 200;
 export const DESCRIPTION_MAX_CHARS = 2_000;
 

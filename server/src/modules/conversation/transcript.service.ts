@@ -1,5 +1,5 @@
 import { Between, DataSource, In } from 'typeorm';
-import { ErrorCode, Outcome, fail, succeed } from '../../shared/errors';
+import { ErrorCode, Outcome, fail, succeed, notFound } from '../../shared/errors';
 import { EventPageArgs, EventWindow, eventWindow } from './event-window';
 import { isId } from '../../shared/ids';
 import { MAX_PAGE_SIZE } from '../../shared/pagination';
@@ -10,13 +10,13 @@ import { findAttachments } from '../attachments/attachment.repository';
 import { EventEntity } from './event.entity';
 import { SessionEntity } from './session.entity';
 import { RunEntity } from './run.entity';
-import { currentContinuation } from '../continuation/lineage/lineage.repository';
+import type { WritableSessions } from './writable-sessions.service';
 import { chainEvents, lockForMessage } from './transcript.repository';
 import { CombinedStatement } from '../../platform/db/statement';
 import { inWriteTransaction } from '../../platform/db/write-transaction';
 import { queuedRun } from './run.repository';
 import { RunKind } from './runs';
-import { ChangeNotifier } from './notifications';
+import { ConversationNotifier } from './notifications';
 import { alignOne } from '../../shared/batch';
 import { Viewer } from '../../shared/viewer';
 
@@ -57,8 +57,9 @@ export interface EventPage {
 export class TranscriptService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly notifier: ChangeNotifier,
+    private readonly notifier: ConversationNotifier,
     private readonly branches: BranchStarter,
+    private readonly writable: WritableSessions,
     /** Whether an agent answers: each new user message then queues a turn run. */
     private readonly startsTurns: boolean,
   ) {}
@@ -127,16 +128,8 @@ export class TranscriptService {
   /** SESSION_CONTINUED, naming where the conversation went; with `branch`, a new continuation takes the message. */
   private async writeToContinued(viewer: Viewer, session: SessionEntity, input: PostMessageInput): Promise<Outcome<PostedMessage>> {
     if (!input.branch) {
-      const current = await currentContinuation(this.dataSource.manager, viewer.accountId, session.id);
-      return {
-        ok: false,
-        error: {
-          code: ErrorCode.SESSION_CONTINUED,
-          message: 'This session was continued: open its current continuation, or post with branch: true to start a new branch.',
-          details: [{ path: ['input', 'sessionId'], message: 'The session is CONTINUED and read-only.' }],
-          currentContinuationId: current?.id,
-        },
-      };
+      const refusal = await this.writable.refusal(this.dataSource.manager, session, ['input', 'sessionId'], 'open its current continuation, or post with branch: true to start a new branch.');
+      if (refusal) return { ok: false, error: refusal };
     }
     const branched = await this.branches.branchWithMessage(viewer, session, {
       text: input.text,
@@ -253,5 +246,5 @@ export class TranscriptService {
 }
 
 function sessionNotFound<T>(): Outcome<T> {
-  return fail(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['input', 'sessionId'], message: 'No such session.' }]);
+  return notFound('session', ['input', 'sessionId']);
 }

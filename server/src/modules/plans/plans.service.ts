@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ErrorCode, Outcome, fail, succeed } from '../../shared/errors';
+import type { WritableSessions } from '../conversation/writable-sessions.service';
+import { ErrorCode, Outcome, fail, succeed, notFound } from '../../shared/errors';
 import { isId } from '../../shared/ids';
 import { PlanStepStatus, validatePlanSteps } from './plans';
-import { SessionStatus } from '../conversation/sessions';
 import { PlanRevisionEntity } from './plan-revision.entity';
 import { appendPlanRevision, latestPlan, latestPlans } from './plan.repository';
 import { lockSession } from '../conversation/transcript.repository';
@@ -17,7 +17,10 @@ export interface UpdatePlanInput {
 }
 
 export class PlanService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly writable: WritableSessions,
+  ) {}
 
   /** The current plan of each session, aligned with `sessionIds`: a DataLoader batch function. */
   plansBySessionIds(sessionIds: readonly string[]): Promise<(PlanRevisionEntity | null)[]> {
@@ -32,14 +35,12 @@ export class PlanService {
   async updatePlan(viewer: Viewer, input: UpdatePlanInput): Promise<Outcome<PlanRevisionEntity>> {
     const details = validatePlanSteps(input.steps);
     if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
-    const sessionPath = [{ path: ['input', 'sessionId'], message: 'No such session.' }];
-    if (!isId(input.sessionId)) return fail(ErrorCode.NOT_FOUND, 'No such session.', sessionPath);
+    if (!isId(input.sessionId)) return notFound('session', ['input', 'sessionId']);
     return this.dataSource.transaction(async (manager) => {
       const session = await lockSession(manager, viewer.accountId, input.sessionId);
-      if (!session) return fail(ErrorCode.NOT_FOUND, 'No such session.', sessionPath);
-      if (session.status === SessionStatus.CONTINUED) {
-        return fail(ErrorCode.SESSION_CONTINUED, 'This session was continued; update the plan in its current continuation.');
-      }
+      if (!session) return notFound('session', ['input', 'sessionId']);
+      const refusal = await this.writable.refusal(manager, session, ['input', 'sessionId'], 'update the plan in its current continuation.');
+      if (refusal) return { ok: false, error: refusal };
       const current = await latestPlan(manager, session.id);
       const currentRevision = current?.revision ?? 0;
       if (input.expectedRevision != null && input.expectedRevision !== currentRevision) {

@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'ty
 import type { MemoryEntryEntity } from './memory-entry.entity';
 import type { ResourceEntity } from './resource.entity';
 import type { ResourceVersionEntity } from './resource-version.entity';
-import type { Context } from '../../api/context';
+import type { ResourcesContext } from './resources.context';
 import { valueOrThrow } from '../../shared/graphql/errors';
 import { PutResourceInput, WriteMemoryInput } from './resource.input';
 import { MemoryEntry, Resource, ResourceVersion } from './resource.type';
@@ -16,7 +16,7 @@ export class ResourceResolver {
     nullable: true,
     description: "The caller's resource at this url, revoked or not; null when there is none.",
   })
-  resource(@Arg('url', { description: 'The resource url.' }) url: string, @Ctx() ctx: Context): Promise<ResourceEntity | null> {
+  resource(@Arg('url', { description: 'The resource url.' }) url: string, @Ctx() ctx: ResourcesContext): Promise<ResourceEntity | null> {
     return ctx.services.resources.findResource(ctx.viewer, url);
   }
 
@@ -27,12 +27,12 @@ export class ResourceResolver {
   async resourceVersion(
     @Arg('url', { description: 'The resource url.' }) url: string,
     @Arg('version', { description: 'A version as the server assigned it: "1", "2", ...' }) version: string,
-    @Ctx() ctx: Context,
+    @Ctx() ctx: ResourcesContext,
     @Arg('recallFor', () => ID, { nullable: true, description: RECALL_FOR }) recallFor?: string,
   ): Promise<ResourceVersionEntity | null> {
     const found = await ctx.services.resources.findResourceVersion(ctx.viewer, url, version);
     if (found && recallFor != null) {
-      valueOrThrow(await ctx.services.lineage.recordRecall(ctx.viewer, recallFor, { kind: 'RESOURCE', url, version }));
+      valueOrThrow(await ctx.services.recalls.recordRecall(ctx.viewer, recallFor, { kind: 'RESOURCE', url, version }));
     }
     return found;
   }
@@ -41,7 +41,7 @@ export class ResourceResolver {
     description:
       "Stores the blocks as the resource's next immutable version (creating the resource). When the latest version has exactly these blocks, returns it and stores nothing. A revoked url takes no new versions (INVALID_INPUT).",
   })
-  async putResource(@Arg('input', { description: 'The url and the blocks of the new version.' }) input: PutResourceInput, @Ctx() ctx: Context): Promise<ResourceVersionEntity> {
+  async putResource(@Arg('input', { description: 'The url and the blocks of the new version.' }) input: PutResourceInput, @Ctx() ctx: ResourcesContext): Promise<ResourceVersionEntity> {
     return valueOrThrow(await ctx.services.resources.putResource(ctx.viewer, input));
   }
 
@@ -51,7 +51,7 @@ export class ResourceResolver {
   })
   async revokeResource(
     @Arg('url', { description: 'The resource url.' }) url: string,
-    @Ctx() ctx: Context,
+    @Ctx() ctx: ResourcesContext,
   ): Promise<ResourceEntity> {
     return valueOrThrow(await ctx.services.resources.revokeResource(ctx.viewer, url));
   }
@@ -62,12 +62,12 @@ export class ResourceResolver {
   }
 
   @FieldResolver(() => ResourceVersion, { nullable: true, description: 'The newest version; null once revoked.' })
-  latest(@Root() resource: ResourceEntity, @Ctx() ctx: Context): Promise<ResourceVersionEntity | null> {
+  latest(@Root() resource: ResourceEntity, @Ctx() ctx: ResourcesContext): Promise<ResourceVersionEntity | null> {
     return ctx.services.resources.latestVersion(resource);
   }
 
   @FieldResolver(() => [ResourceVersion], { description: 'Every version, oldest first; empty once revoked.' })
-  versions(@Root() resource: ResourceEntity, @Ctx() ctx: Context): Promise<ResourceVersionEntity[]> {
+  versions(@Root() resource: ResourceEntity, @Ctx() ctx: ResourcesContext): Promise<ResourceVersionEntity[]> {
     return ctx.services.resources.versions(resource);
   }
 }
@@ -80,14 +80,14 @@ export class MemoryResolver {
   })
   async memory(
     @Arg('path', { description: 'The memory path.' }) path: string,
-    @Ctx() ctx: Context,
+    @Ctx() ctx: ResourcesContext,
     @Arg('cid', () => String, { nullable: true, description: 'Content id of an exact entry; absent: the current one.' })
     cid?: string | null,
     @Arg('recallFor', () => ID, { nullable: true, description: RECALL_FOR }) recallFor?: string,
   ): Promise<MemoryEntryEntity | null> {
     const found = await ctx.services.resources.findMemory(ctx.viewer, path, cid);
     if (found && recallFor != null) {
-      valueOrThrow(await ctx.services.lineage.recordRecall(ctx.viewer, recallFor, { kind: 'MEMORY', path, cid: found.cid }));
+      valueOrThrow(await ctx.services.recalls.recordRecall(ctx.viewer, recallFor, { kind: 'MEMORY', path, cid: found.cid }));
     }
     return found;
   }
@@ -96,7 +96,7 @@ export class MemoryResolver {
     description:
       'Stores content under a path, content-addressed: the same content at the same path returns the entry stored the first time. Either way the path then names that entry.',
   })
-  async writeMemory(@Arg('input', { description: 'The path and the content.' }) input: WriteMemoryInput, @Ctx() ctx: Context): Promise<MemoryEntryEntity> {
+  async writeMemory(@Arg('input', { description: 'The path and the content.' }) input: WriteMemoryInput, @Ctx() ctx: ResourcesContext): Promise<MemoryEntryEntity> {
     return valueOrThrow(await ctx.services.resources.writeMemory(ctx.viewer, input));
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { ErrorCode, Outcome, fail, succeed } from '../../shared/errors';
+import { ErrorCode, Outcome, fail, succeed, notFound } from '../../shared/errors';
 import {
   ResourceBlock,
   isStoredVersion,
@@ -228,7 +228,7 @@ export class ResourceService {
     const key = { accountId: viewer.accountId, urlKey: nameKey(url) };
     await this.dataSource.manager.update(ResourceEntity, { ...key, revokedAt: IsNull() }, { revokedAt: new Date() });
     const resource = await this.dataSource.manager.findOneBy(ResourceEntity, key);
-    if (!resource) return fail(ErrorCode.NOT_FOUND, 'No such resource.', [{ path: ['url'], message: 'No such resource.' }]);
+    if (!resource) return notFound('resource', ['url']);
     return succeed(resource);
   }
 

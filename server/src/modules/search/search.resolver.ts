@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import { SearchScope, encodeSearchCursor } from './search';
-import type { Context } from '../../api/context';
+import type { SearchContext } from './search.context';
 import { valueOrThrow } from '../../shared/graphql/errors';
 import { EventSearchConnection } from './search.type';
 
@@ -12,7 +12,7 @@ export class SearchResolver {
   })
   async searchEvents(
     @Arg('query', { description: 'What to find, as people type it: words, "phrases", -excluded.' }) query: string,
-    @Ctx() ctx: Context,
+    @Ctx() ctx: SearchContext,
     @Arg('sessionId', () => ID, { nullable: true, description: 'The session the search starts from (required for SESSION and LINEAGE).' })
     sessionId?: string,
     @Arg('scope', () => SearchScope, { nullable: true, description: 'Where to look; see the field description for the default.' })

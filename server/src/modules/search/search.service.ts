@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { ErrorCode, Outcome, fail, succeed } from '../../shared/errors';
+import { Outcome, succeed, notFound } from '../../shared/errors';
 import { isId } from '../../shared/ids';
 import { SearchArgs, SearchScope, validateSearch } from './search';
 import { SessionEntity } from '../conversation/session.entity';
@@ -27,7 +27,7 @@ export class SearchService {
     let area: SearchArea = { scope: SearchScope.ACCOUNT };
     if (scope !== SearchScope.ACCOUNT || sessionId !== null) {
       const session = sessionId && isId(sessionId) ? await this.dataSource.manager.findOneBy(SessionEntity, { id: sessionId, accountId: viewer.accountId }) : null;
-      if (!session) return fail(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['sessionId'], message: 'No such session.' }]);
+      if (!session) return notFound('session', ['sessionId']);
       if (scope === SearchScope.SESSION) area = { scope, sessionId: session.id };
       if (scope === SearchScope.LINEAGE) area = { scope, originId: session.originId };
     }

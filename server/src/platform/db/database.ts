@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { DataSource, Logger } from 'typeorm';
-import { entities } from '../../modules/entities';
+import { DataSource, EntitySchema, Logger } from 'typeorm';
 import { migrations } from './migrations';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import { keepPreparedStatements } from './prepared';
@@ -11,6 +10,8 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Connections to PostgreSQL; at least 2, since migrating holds one for the lock and uses another. */
   poolSize: number;
+  /** Every module's entities, which the composition root lists. */
+  entities: (Function | EntitySchema)[];
 }
 
 export interface Database {
@@ -82,7 +83,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const dataSource = new DataSource({
     type: 'postgres',
     url,
-    entities,
+    entities: options.entities,
     migrations,
     migrationsTableName: 'schema_migrations',
     synchronize: false,

@@ -1,6 +1,8 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
-import type { CorsOrigins } from '../../config';
+
+/** Browser origins allowed to call the API: a list, or any (`*`). */
+export type CorsOrigins = string[] | '*';
 
 /** Request headers a browser client of the API sends. */
 const ALLOWED_HEADERS = ['authorization', 'content-type', 'content-encoding', 'accept', 'apollo-require-preflight', 'x-apollo-operation-name'];

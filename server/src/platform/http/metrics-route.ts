@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { RequestHandler } from 'express';
-import { bearerKey } from '../../modules/accounts/api-keys';
+import { bearerKey } from './bearer';
 import { metrics, metricsRegistry, operationNameLabel } from '../observability/metrics';
 
 /** Routes as labels: a fixed set, so that a crawler's paths add no series. */

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { CountingEventTarget } from '../../api/pubsub';
+import { CountingEventTarget } from './counting-event-target';
+import type { PayloadCodec } from './payload-codec';
 import { logger } from '../observability/logger';
 import { metrics } from '../observability/metrics';
 
@@ -14,20 +15,6 @@ export const PUBSUB_CHANNEL = 'session_continuation_pubsub';
 export const PUBSUB_APPLICATION_NAME = 'session-continuation-pubsub';
 /** PostgreSQL refuses NOTIFY payloads of 8,000 bytes or more. */
 const MAX_PAYLOAD_BYTES = 7_900;
-
-/**
- * How a publish crosses processes: `compact` shrinks what is announced (an id instead of a whole
- * event), `restore` gets it back in a process whose subscribers want it (null: nothing to deliver,
- * e.g. a malformed announcement). After a reconnect, `missedSince` re-reads from the database what
- * a topic's subscribers may have missed, and `identity` tells a record already delivered from a
- * new one, so that catching up repeats nothing.
- */
-export interface PayloadCodec {
-  compact(topic: string, detail: unknown): unknown;
-  restore(topic: string, compacted: unknown): Promise<unknown>;
-  missedSince(topic: string, since: Date): Promise<unknown[]>;
-  identity(topic: string, detail: unknown): string;
-}
 
 /** How the LISTEN connection is kept alive and brought back. */
 export interface ReconnectOptions {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { PayloadCodec } from './postgres-event-target';
-import { CountingEventTarget } from '../../api/pubsub';
+import { CountingEventTarget } from './counting-event-target';
+import type { PayloadCodec } from './payload-codec';
 import { logger } from '../observability/logger';
 
 /** The Redis channel the processes of one deployment share. */

@@ -1,3 +1,4 @@
+import './error-code.enum';
 import { Field, ObjectType } from 'type-graphql';
 import { ErrorCode, OperationFailure } from '../errors';
 

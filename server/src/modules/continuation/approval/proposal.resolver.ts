@@ -1,20 +1,22 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { ContinuationApproval } from '../../conversation/sessions';
 import type { SubscribeResolverData } from 'type-graphql';
 import { ContinuationReason, normalizeHandoff } from '../continuations';
-import { ContinuationApproval, ProposalStatus, effectiveStatus } from './proposals';
+import { ProposalStatus, effectiveStatus } from './proposals';
 import type { ContinuationEdgeEntity } from '../continuation-edge.entity';
 import type { ContinuationProposalEntity } from './continuation-proposal.entity';
 import type { ProjectionManifestEntity } from '../projection-manifest.entity';
 import type { SessionEntity } from '../../conversation/session.entity';
-import { Context, freshLoaders, subscribedSession } from '../../../api/context';
+import type { ContinuationContext } from '../continuation.context';
+import { subscribedSession } from '../../conversation/graphql/conversation.context';
 import { toPayload, valueOrThrow } from '../../../shared/graphql/errors';
-import type { PublishedProposal } from '../../../api/pubsub';
+import type { PublishedProposal } from '../continuation.topics';
 import { ContinuationEdge, ContinueSessionResult, ContinueSessionSuccess, Handoff, ProjectionManifest, ProjectionPreview } from '../graphql/continuation.type';
 import { Session } from '../../conversation/graphql/session.type';
 import { ApproveContinuationInput } from './proposal.input';
 import { ContinuationProposal } from './proposal.type';
 
-async function subscribeToProposals({ args, context }: SubscribeResolverData<unknown, { sessionId: string }, Context>) {
+async function subscribeToProposals({ args, context }: SubscribeResolverData<unknown, { sessionId: string }, ContinuationContext>) {
   const session = await subscribedSession(context, args.sessionId);
   return context.pubSub.subscribe('CONTINUATION_PROPOSAL', session.id);
 }
@@ -28,7 +30,7 @@ async function required<T>(value: Promise<T | null>, what: string): Promise<T> {
 @Resolver(() => ContinuationProposal)
 export class ProposalResolver {
   @Query(() => ContinuationProposal, { nullable: true, description: "One of the viewer's continuation proposals; null when there is none with this id." })
-  continuationProposal(@Arg('id', () => ID, { description: "The proposal's id; an id that is no UUID finds nothing." }) id: string, @Ctx() ctx: Context): Promise<ContinuationProposalEntity | null> {
+  continuationProposal(@Arg('id', () => ID, { description: "The proposal's id; an id that is no UUID finds nothing." }) id: string, @Ctx() ctx: ContinuationContext): Promise<ContinuationProposalEntity | null> {
     return ctx.loaders.proposalById.load(id);
   }
 
@@ -38,7 +40,7 @@ export class ProposalResolver {
   async setContinuationApproval(
     @Arg('sessionId', () => ID, { description: 'The session.' }) sessionId: string,
     @Arg('approval', () => ContinuationApproval, { description: 'The new mode.' }) approval: ContinuationApproval,
-    @Ctx() ctx: Context,
+    @Ctx() ctx: ContinuationContext,
   ): Promise<SessionEntity> {
     return valueOrThrow(await ctx.services.proposals.setApproval(ctx.viewer, sessionId, approval));
   }
@@ -47,7 +49,7 @@ export class ProposalResolver {
     description:
       'Creates the continuation a proposal describes, with a person\'s edits; the actor is USER. Checked against the session as it is now, as continueSession checks; approving again returns the same successor (replayed). A rejected or expired proposal is INVALID_INPUT, another account\'s NOT_FOUND.',
   })
-  async approveContinuation(@Arg('input', { description: 'The proposal and the edits.' }) input: ApproveContinuationInput, @Ctx() ctx: Context): Promise<typeof ContinueSessionResult> {
+  async approveContinuation(@Arg('input', { description: 'The proposal and the edits.' }) input: ApproveContinuationInput, @Ctx() ctx: ContinuationContext): Promise<typeof ContinueSessionResult> {
     return toPayload(await ctx.services.proposals.approve(ctx.viewer, input), (result) => ContinueSessionSuccess.of(result));
   }
 
@@ -57,7 +59,7 @@ export class ProposalResolver {
   })
   async rejectContinuation(
     @Arg('proposalId', () => ID, { description: 'The proposal (PENDING and not past expiresAt).' }) proposalId: string,
-    @Ctx() ctx: Context,
+    @Ctx() ctx: ContinuationContext,
     @Arg('note', () => String, { nullable: true, description: 'What the person wants instead, for the agent; at most 2,000 characters.' }) note?: string | null,
   ): Promise<ContinuationProposalEntity> {
     return valueOrThrow(await ctx.services.proposals.reject(ctx.viewer, proposalId, note ?? null));
@@ -69,15 +71,15 @@ export class ProposalResolver {
   })
   async continuationProposals(
     @Root() published: PublishedProposal,
-    @Ctx() ctx: Context,
+    @Ctx() ctx: ContinuationContext,
     @Arg('sessionId', () => ID, { description: 'The session whose proposals to watch.' }) _sessionId: string,
   ): Promise<ContinuationProposalEntity> {
-    freshLoaders(ctx);
+    ctx.refreshLoaders();
     return required(ctx.loaders.proposalById.load(published.id), 'proposal');
   }
 
   @FieldResolver(() => Session, { description: 'The session the agent proposed to continue.' })
-  session(@Root() proposal: ContinuationProposalEntity, @Ctx() ctx: Context): Promise<SessionEntity> {
+  session(@Root() proposal: ContinuationProposalEntity, @Ctx() ctx: ContinuationContext): Promise<SessionEntity> {
     return required(ctx.loaders.sessionById.load(proposal.sessionId), 'session');
   }
 
@@ -105,13 +107,13 @@ export class ProposalResolver {
     description:
       'What approving the draft unedited would carry, omit and find unavailable, and its cost against the budget, compiled now. A failure (a cited plan closed since, say) is a GraphQL error with its code.',
   })
-  async preview(@Root() proposal: ContinuationProposalEntity, @Ctx() ctx: Context): Promise<ProjectionPreview> {
+  async preview(@Root() proposal: ContinuationProposalEntity, @Ctx() ctx: ContinuationContext): Promise<ProjectionPreview> {
     const { sections, items, tokenBudget, tokenCost } = valueOrThrow(await ctx.services.proposals.preview(ctx.viewer, proposal));
     return ProjectionPreview.of({ context: { sections, tokenCount: tokenCost }, items, tokenBudget, tokenCost });
   }
 
   @FieldResolver(() => ContinuationEdge, { nullable: true, description: 'The continuation it became, once APPROVED.' })
-  edge(@Root() proposal: ContinuationProposalEntity, @Ctx() ctx: Context): Promise<ContinuationEdgeEntity | null> | null {
+  edge(@Root() proposal: ContinuationProposalEntity, @Ctx() ctx: ContinuationContext): Promise<ContinuationEdgeEntity | null> | null {
     return proposal.edgeId ? ctx.loaders.edgeById.load(proposal.edgeId) : null;
   }
 }
@@ -122,7 +124,7 @@ export class SessionProposalResolver {
     nullable: true,
     description: "The agent's continuation waiting for a person's decision, if any (ASK sessions): PENDING and not past its time.",
   })
-  pendingProposal(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<ContinuationProposalEntity | null> {
+  pendingProposal(@Root() session: SessionEntity, @Ctx() ctx: ContinuationContext): Promise<ContinuationProposalEntity | null> {
     return ctx.loaders.pendingProposalBySessionId.load(session.id);
   }
 }
@@ -133,7 +135,7 @@ export class ManifestProposalResolver {
     nullable: true,
     description: "For a continuation a person approved from an agent's proposal: that proposal, whose title and handoff are the agent's draft beside this manifest's edited handoff.",
   })
-  proposal(@Root() manifest: ProjectionManifestEntity, @Ctx() ctx: Context): Promise<ContinuationProposalEntity | null> | null {
+  proposal(@Root() manifest: ProjectionManifestEntity, @Ctx() ctx: ContinuationContext): Promise<ContinuationProposalEntity | null> | null {
     return manifest.proposal ? ctx.loaders.proposalById.load(manifest.proposal.proposalId) : null;
   }
 }

@@ -1,25 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, In } from 'typeorm';
 import { Actor, ContinueSessionRequest, validateContinueSessionRequest } from '../continuations';
-import { ErrorCode, Outcome, fail, succeed } from '../../../shared/errors';
+import { ErrorCode, Outcome, fail, succeed, notFound, notFoundFailure } from '../../../shared/errors';
 import { isId } from '../../../shared/ids';
 import { Projection } from '../projection/projection';
-import {
-  ContinuationApproval,
-  DEFAULT_PROPOSAL_TTL_MS,
-  ProposalEdits,
-  ProposalStatus,
-  approvedRequest,
-  draftOf,
-  expiresAt,
-  proposalToolResult,
-  proposedText,
-  rejectedText,
-  undecidableReason,
-  validateNote,
-} from './proposals';
+import { DEFAULT_PROPOSAL_TTL_MS, ProposalEdits, ProposalStatus, approvedRequest, draftOf, expiresAt, proposalToolResult, proposedText, rejectedText, undecidableReason, validateNote } from './proposals';
 import { RunKind } from '../../conversation/runs';
-import { SessionStatus } from '../../conversation/sessions';
+import { SessionStatus, ContinuationApproval } from '../../conversation/sessions';
 import { EventKind } from '../../conversation/transcript';
 import { ContinuationProposalEntity } from './continuation-proposal.entity';
 import { EventEntity } from '../../conversation/event.entity';
@@ -32,8 +19,8 @@ import { EventDraft, appendEvents, lockSession } from '../../conversation/transc
 import { logger } from '../../../platform/observability/logger';
 import { alignOne } from '../../../shared/batch';
 import { ContinuationResult, ContinuationService } from '../continuations.service';
-import { Refused, refuse } from '../steps/refusal';
-import { ChangeNotifier } from '../../conversation/notifications';
+import { Refused, refuse, refuseWith } from '../steps/refusal';
+import { ContinuationNotifier } from '../notifications';
 import { Viewer } from '../../../shared/viewer';
 
 export interface ApprovalSettings {
@@ -63,7 +50,7 @@ const SWEEP_FALLBACK_MS = 60_000;
 /** Proposals one sweep marks expired; a sweep that fills it runs again at once. */
 const SWEEP_BATCH = 100;
 
-const proposalNotFound = <T>(path: string[]) => fail<T>(ErrorCode.NOT_FOUND, 'No such proposal.', [{ path, message: 'No such proposal.' }]);
+const proposalNotFound = <T>(path: string[]) => notFound<T>('proposal', path);
 
 /**
  * Approval of agent-initiated continuations: a session's approval mode, the proposals its agent
@@ -79,7 +66,7 @@ export class ProposalService {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly notifier: ChangeNotifier,
+    private readonly notifier: ContinuationNotifier,
     private readonly continuations: ContinuationService,
     /** Whether an agent answers: a rejection then queues the turn in which it answers in place. */
     private readonly startsTurns: boolean,
@@ -93,13 +80,13 @@ export class ProposalService {
   /** Sets a session's approval mode; its pending proposal, if any, stays pending. Fails with NOT_FOUND. */
   async setApproval(viewer: Viewer, sessionId: string, approval: ContinuationApproval): Promise<Outcome<SessionEntity>> {
     const path = ['sessionId'];
-    if (!isId(sessionId)) return fail(ErrorCode.NOT_FOUND, 'No such session.', [{ path, message: 'No such session.' }]);
+    if (!isId(sessionId)) return notFound('session', path);
     const session = await this.dataSource.transaction(async (manager) => {
       const locked = await lockSession(manager, viewer.accountId, sessionId);
       if (locked) await manager.update(SessionEntity, { id: locked.id }, { continuationApproval: approval });
       return locked && Object.assign(locked, { continuationApproval: approval });
     });
-    return session ? succeed(session) : fail(ErrorCode.NOT_FOUND, 'No such session.', [{ path, message: 'No such session.' }]);
+    return session ? succeed(session) : notFound('session', path);
   }
 
   /**
@@ -117,7 +104,7 @@ export class ProposalService {
     try {
       written = await this.dataSource.transaction(async (manager) => {
         const session = await lockSession(manager, viewer.accountId, request.sessionId);
-        if (!session) return refuse(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['input', 'sessionId'], message: 'No such session.' }]);
+        if (!session) return refuseWith(notFoundFailure('session', ['input', 'sessionId']));
         await this.continuations.checkContinuation(manager, viewer, session, request, call.runId);
         const now = new Date();
         const superseded = await supersedePending(manager, session.id, now);

@@ -1,10 +1,6 @@
 import { ContinueSessionRequest, ContinuationReason, SourceInput, TransferInput } from '../continuations';
 import { ErrorDetail } from '../../../shared/errors';
 
-/** Whether an agent's continue_session takes effect at once or waits for a person. */
-export const ContinuationApproval = { AUTOMATIC: 'AUTOMATIC', ASK: 'ASK' } as const;
-export type ContinuationApproval = (typeof ContinuationApproval)[keyof typeof ContinuationApproval];
-
 export const ProposalStatus = { PENDING: 'PENDING', APPROVED: 'APPROVED', REJECTED: 'REJECTED', EXPIRED: 'EXPIRED' } as const;
 export type ProposalStatus = (typeof ProposalStatus)[keyof typeof ProposalStatus];
 

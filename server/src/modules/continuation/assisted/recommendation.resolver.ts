@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
-import type { Context } from '../../../api/context';
+import type { ContinuationContext } from '../continuation.context';
 import { valueOrThrow } from '../../../shared/graphql/errors';
 import { SourceRecommendation } from './recommendation.type';
 
@@ -12,7 +12,7 @@ export class RecommendationResolver {
   async recommendSources(
     @Arg('sessionId', () => ID, { description: "The session whose lineage to draw from (NOT_FOUND for another account's)." }) sessionId: string,
     @Arg('purpose', { description: 'What the sources are for, in a sentence or two (a handoff purpose and current request).' }) purpose: string,
-    @Ctx() ctx: Context,
+    @Ctx() ctx: ContinuationContext,
     @Arg('first', () => Int, { nullable: true, description: 'How many, 0 to 50 (default 10).' }) first?: number,
   ): Promise<SourceRecommendation[]> {
     const recommendations = valueOrThrow(await ctx.services.recommendations.recommendSources(ctx.viewer, sessionId, purpose, first));

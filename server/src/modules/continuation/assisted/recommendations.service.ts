@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { SourceKind } from '../continuations';
-import { ErrorCode, Outcome, fail, succeed } from '../../../shared/errors';
+import { ErrorCode, Outcome, fail, succeed, notFound } from '../../../shared/errors';
 import { isId } from '../../../shared/ids';
 import { RecommendedContent } from '../projection/projection';
 import { DEFAULT_RECOMMENDATIONS, MAX_RECOMMENDATIONS, RankedRange, purposeQuery, rankSources, validatePurpose } from './recommendations';
@@ -64,7 +64,7 @@ export class RecommendationService {
       return fail(ErrorCode.INVALID_INPUT, message, [{ path: ['first'], message }]);
     }
     const session = isId(sessionId) ? await this.dataSource.manager.findOneBy(SessionEntity, { id: sessionId, accountId: viewer.accountId }) : null;
-    if (!session) return fail(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['sessionId'], message: 'No such session.' }]);
+    if (!session) return notFound('session', ['sessionId']);
     return succeed(await rankedSources(this.dataSource.manager, viewer.accountId, session.originId, valid.value, limit));
   }
 }

@@ -1,13 +1,11 @@
 import { DataSource, In } from 'typeorm';
-import { ErrorCode, Outcome, fail, succeed } from '../../../shared/errors';
+import { Outcome, succeed, notFound } from '../../../shared/errors';
 import { isId } from '../../../shared/ids';
 import { recalledItems, SourceRead } from '../projection/projection';
 import { itemBoundIds, overlappedOmissions } from './recall';
 import { EventEntity } from '../../conversation/event.entity';
-import { RunStatus } from '../../conversation/runs';
 import { ContinuationEdgeEntity } from '../continuation-edge.entity';
 import { ProjectionManifestEntity } from '../projection-manifest.entity';
-import { RunEntity } from '../../conversation/run.entity';
 import { SessionEntity } from '../../conversation/session.entity';
 import { currentContinuation, LineageTreeNode, lineagePath, lineageTree } from './lineage.repository';
 import { alignMany, alignOne } from '../../../shared/batch';
@@ -60,7 +58,7 @@ export class LineageService {
   async recordRecall(viewer: Viewer, manifestId: string, read: SourceRead): Promise<Outcome<number>> {
     const [manifest] = await this.manifestsByIds(viewer.accountId, [manifestId]);
     if (!manifest) {
-      return fail(ErrorCode.NOT_FOUND, 'No such manifest.', [{ path: ['recallFor'], message: 'No such manifest.' }]);
+      return notFound('manifest', ['recallFor']);
     }
     const indexes = recalledItems(manifest.items, read);
     await this.countRecalls(manifest.id, indexes);
@@ -122,11 +120,5 @@ export class LineageService {
     return lineageTree(this.manager, viewer.accountId, session.originId);
   }
 
-  /** A session's runs, oldest first, optionally of one status, optionally only the newest `last`. */
-  async runs(session: SessionEntity, status?: RunStatus | null, last?: number | null): Promise<RunEntity[]> {
-    const where = { sessionId: session.id, ...(status ? { status } : {}) };
-    if (last == null) return this.manager.find(RunEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } });
-    const newest = await this.manager.find(RunEntity, { where, order: { createdAt: 'DESC', id: 'DESC' }, take: last });
-    return newest.reverse();
-  }
+
 }

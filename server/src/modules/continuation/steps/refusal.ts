@@ -1,4 +1,4 @@
-import { ErrorCode, ErrorDetail, OperationFailure, Outcome, fail } from '../../../shared/errors';
+import { ErrorCode, ErrorDetail, OperationFailure } from '../../../shared/errors';
 
 /** Thrown inside the transaction to roll it back with an expected failure. */
 export class Refused extends Error {
@@ -11,6 +11,7 @@ export function refuse(code: ErrorCode, message: string, details: ErrorDetail[] 
   throw new Refused({ code, message, details });
 }
 
-export function notFound<T>(): Outcome<T> {
-  return fail(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['input', 'sessionId'], message: 'No such session.' }]);
+/** Rolls the transaction back with a failure made elsewhere (e.g. `notFoundFailure`). */
+export function refuseWith(failure: OperationFailure): never {
+  throw new Refused(failure);
 }

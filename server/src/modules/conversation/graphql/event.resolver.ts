@@ -3,9 +3,10 @@ import type { SubscribeResolverData } from 'type-graphql';
 import { ErrorCode } from '../../../shared/errors';
 import type { EventEntity } from '../event.entity';
 import type { SessionEntity } from '../session.entity';
-import { Context, freshLoaders, subscribedSession } from '../../../api/context';
+import type { ConversationContext } from './conversation.context';
+import { subscribedSession } from './conversation.context';
 import { failureError, toPayload, valueOrThrow } from '../../../shared/graphql/errors';
-import { revivePublishedEvent } from '../../../api/pubsub';
+import { revivePublishedEvent } from '../conversation.topics';
 import { Session } from './session.type';
 import { Attachment } from '../../attachments/attachment.type';
 import type { AttachmentEntity } from '../../attachments/attachment.entity';
@@ -16,7 +17,7 @@ import { PostMessageResult, PostMessageSuccess } from './message.type';
 async function subscribeToSessionEvents({
   args,
   context,
-}: SubscribeResolverData<unknown, { sessionId: string; afterSeq?: number | null }, Context>) {
+}: SubscribeResolverData<unknown, { sessionId: string; afterSeq?: number | null }, ConversationContext>) {
   if (args.afterSeq != null && args.afterSeq < 0) {
     throw failureError({
       code: ErrorCode.INVALID_INPUT,
@@ -42,7 +43,7 @@ async function subscribeToSessionEvents({
 @Resolver(() => Event)
 export class EventResolver {
   @Query(() => Event, { nullable: true, description: "One of the viewer's events; null when there is none with this id." })
-  event(@Arg('id', () => ID, { description: "The event's id; an id that is no UUID finds nothing." }) id: string, @Ctx() ctx: Context): Promise<EventEntity | null> {
+  event(@Arg('id', () => ID, { description: "The event's id; an id that is no UUID finds nothing." }) id: string, @Ctx() ctx: ConversationContext): Promise<EventEntity | null> {
     return ctx.services.transcript.findEvent(ctx.viewer, id);
   }
 
@@ -54,7 +55,7 @@ export class EventResolver {
     @Arg('sessionId', () => ID, { description: "The session both events belong to (NOT_FOUND for another account's)." }) sessionId: string,
     @Arg('fromEventId', () => ID, { description: 'The first event of the range.' }) fromEventId: string,
     @Arg('toEventId', () => ID, { description: 'The last event of the range, inclusive; INVALID_INPUT when it comes before fromEventId.' }) toEventId: string,
-    @Ctx() ctx: Context,
+    @Ctx() ctx: ConversationContext,
     @Arg('recallFor', () => ID, {
       nullable: true,
       description: "A manifest of the reader's lineage: counts this read as a recall of the item it left out with exactly these bounds.",
@@ -63,7 +64,7 @@ export class EventResolver {
   ): Promise<EventEntity[]> {
     const events = valueOrThrow(await ctx.services.transcript.eventRange(ctx.viewer, sessionId, fromEventId, toEventId));
     if (recallFor != null) {
-      valueOrThrow(await ctx.services.lineage.recordRecall(ctx.viewer, recallFor, { kind: 'EVENTS', sessionId, fromEventId, toEventId }));
+      valueOrThrow(await ctx.services.recalls.recordRecall(ctx.viewer, recallFor, { kind: 'EVENTS', sessionId, fromEventId, toEventId }));
     }
     return events;
   }
@@ -71,7 +72,7 @@ export class EventResolver {
   @Mutation(() => PostMessageResult, {
     description: 'Appends a USER_MESSAGE. Expected failures (bad input, unknown session) are an OperationError.',
   })
-  async postMessage(@Arg('input', { description: 'The session, the text and how to treat a continued session.' }) input: PostMessageInput, @Ctx() ctx: Context): Promise<typeof PostMessageResult> {
+  async postMessage(@Arg('input', { description: 'The session, the text and how to treat a continued session.' }) input: PostMessageInput, @Ctx() ctx: ConversationContext): Promise<typeof PostMessageResult> {
     const outcome = await ctx.services.transcript.postMessage(ctx.viewer, input);
     return toPayload(outcome, ({ event, session, run }) => PostMessageSuccess.of(event, session, run));
   }
@@ -83,17 +84,17 @@ export class EventResolver {
   })
   sessionEvents(
     @Root() event: EventEntity,
-    @Ctx() ctx: Context,
+    @Ctx() ctx: ConversationContext,
     @Arg('sessionId', () => ID, { description: "The session to follow (NOT_FOUND for another account's, before anything is sent)." }) _sessionId: string,
     @Arg('afterSeq', () => Int, { nullable: true, description: 'Replay events with a greater seq first (0: the whole transcript).' })
     _afterSeq?: number,
   ): EventEntity {
-    freshLoaders(ctx);
+    ctx.refreshLoaders();
     return event;
   }
 
   @FieldResolver(() => Session, { description: 'The session whose transcript holds the event.' })
-  async session(@Root() event: EventEntity, @Ctx() ctx: Context): Promise<SessionEntity> {
+  async session(@Root() event: EventEntity, @Ctx() ctx: ConversationContext): Promise<SessionEntity> {
     const session = await ctx.loaders.sessionById.load(event.sessionId);
     if (!session) throw new Error(`Event ${event.id} has no session in its account`);
     return session;
@@ -102,7 +103,7 @@ export class EventResolver {
   @FieldResolver(() => [Attachment], {
     description: 'Files attached to this message, linked by content id (a replayed message links the same ones, never copies).',
   })
-  async attachments(@Root() event: EventEntity, @Ctx() ctx: Context): Promise<AttachmentEntity[]> {
+  async attachments(@Root() event: EventEntity, @Ctx() ctx: ConversationContext): Promise<AttachmentEntity[]> {
     if (event.attachmentCids.length === 0) return [];
     const found = await ctx.loaders.attachmentByCid.loadMany(event.attachmentCids);
     return found.map((attachment, index) => {
@@ -116,7 +117,7 @@ export class EventResolver {
     nullable: true,
     description: 'In a successor, the exact initiating user message replayed from its predecessor points back to it.',
   })
-  replayOf(@Root() event: EventEntity, @Ctx() ctx: Context): Promise<EventEntity | null> | null {
+  replayOf(@Root() event: EventEntity, @Ctx() ctx: ConversationContext): Promise<EventEntity | null> | null {
     return event.replayOfId ? ctx.loaders.eventById.load(event.replayOfId) : null;
   }
 }

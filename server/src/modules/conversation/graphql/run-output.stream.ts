@@ -1,6 +1,6 @@
 import type { RunEntity } from '../run.entity';
 import type { RunOutputChunk } from '../notifications';
-import { PublishedRunOutput, outputEnded } from '../../../api/pubsub';
+import { PublishedRunOutput, outputEnded } from '../conversation.topics';
 
 /**
  * A run's answer for one subscriber, from its start: what is stored first, then each published

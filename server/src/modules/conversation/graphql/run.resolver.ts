@@ -2,16 +2,17 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root, Subscription } f
 import type { SubscribeResolverData } from 'type-graphql';
 import type { RunEntity } from '../run.entity';
 import type { SessionEntity } from '../session.entity';
-import { Context, freshLoaders, subscribedSession } from '../../../api/context';
+import type { ConversationContext } from './conversation.context';
+import { subscribedSession } from './conversation.context';
 import { failureError, valueOrThrow } from '../../../shared/graphql/errors';
-import { ErrorCode } from '../../../shared/errors';
+import { notFoundFailure } from '../../../shared/errors';
 import type { RunOutputChunk as RunOutputChunkRecord } from '../notifications';
-import { revivePublishedRun } from '../../../api/pubsub';
+import { revivePublishedRun } from '../conversation.topics';
 import { Session } from './session.type';
 import { Run, RunOutputChunk } from './run.type';
 import { runOutputChunks } from './run-output.stream';
 
-async function subscribeToRunUpdates({ args, context }: SubscribeResolverData<unknown, { sessionId: string }, Context>) {
+async function subscribeToRunUpdates({ args, context }: SubscribeResolverData<unknown, { sessionId: string }, ConversationContext>) {
   const session = await subscribedSession(context, args.sessionId);
   const published = context.pubSub.subscribe('RUN_UPDATED', session.id)[Symbol.asyncIterator]();
   return {
@@ -30,7 +31,7 @@ async function subscribeToRunUpdates({ args, context }: SubscribeResolverData<un
 }
 
 /** The run's answer from its start; the run is looked up under the subscriber's account before anything is sent. */
-async function subscribeToRunOutput({ args, context }: SubscribeResolverData<unknown, { runId: string }, Context>) {
+async function subscribeToRunOutput({ args, context }: SubscribeResolverData<unknown, { runId: string }, ConversationContext>) {
   // Subscribed before the run is read, so that no batch falls between the two.
   const published = context.pubSub.subscribe('RUN_OUTPUT', args.runId)[Symbol.asyncIterator]();
   const run = await context.services.runs.findRun(context.viewer, args.runId).catch(async (error: unknown) => {
@@ -39,7 +40,7 @@ async function subscribeToRunOutput({ args, context }: SubscribeResolverData<unk
   });
   if (!run) {
     await published.return?.();
-    throw failureError({ code: ErrorCode.NOT_FOUND, message: 'No such run.', details: [{ path: ['runId'], message: 'No such run.' }] });
+    throw failureError(notFoundFailure('run', ['runId']));
   }
   const chunks = runOutputChunks(run, published, () => context.services.runs.findRun(context.viewer, run.id));
   return {
@@ -63,19 +64,19 @@ export class RunResolver {
     description:
       'The answer as produced so far while RUNNING; the whole answer once finished (also when CANCELLED: what was produced); null before any output.',
   })
-  async output(@Root() run: RunEntity, @Ctx() ctx: Context): Promise<string | null> {
+  async output(@Root() run: RunEntity, @Ctx() ctx: ConversationContext): Promise<string | null> {
     // A run published by another process comes without its output, which can be long.
     if (run.output !== undefined) return run.output;
     return (await ctx.services.runs.findRun(ctx.viewer, run.id))?.output ?? null;
   }
 
   @FieldResolver(() => Session, { description: 'The session the run reports to.' })
-  session(@Root() run: RunEntity, @Ctx() ctx: Context): Promise<SessionEntity> {
+  session(@Root() run: RunEntity, @Ctx() ctx: ConversationContext): Promise<SessionEntity> {
     return ctx.loaders.sessionById.load(run.sessionId).then((session) => session!);
   }
 
   @FieldResolver(() => Session, { nullable: true, description: 'For a delegated run, the child session doing the work.' })
-  childSession(@Root() run: RunEntity, @Ctx() ctx: Context): Promise<SessionEntity | null> | null {
+  childSession(@Root() run: RunEntity, @Ctx() ctx: ConversationContext): Promise<SessionEntity | null> | null {
     return run.childSessionId ? ctx.loaders.sessionById.load(run.childSessionId) : null;
   }
 
@@ -83,12 +84,12 @@ export class RunResolver {
     description:
       'Runs a FAILED run again (same id, same message; what it recorded stays). Any other status is refused with INVALID_INPUT, a run whose session was continued since with SESSION_CONTINUED (extensions.currentContinuationId names where the work went), an unknown run with NOT_FOUND.',
   })
-  async retryRun(@Arg('runId', () => ID, { description: 'The FAILED run to queue again.' }) runId: string, @Ctx() ctx: Context): Promise<RunEntity> {
+  async retryRun(@Arg('runId', () => ID, { description: 'The FAILED run to queue again.' }) runId: string, @Ctx() ctx: ConversationContext): Promise<RunEntity> {
     return valueOrThrow(await ctx.services.runs.retryRun(ctx.viewer, runId));
   }
 
   @Mutation(() => Run, { description: 'Stops a QUEUED or RUNNING run: it becomes CANCELLED, and what it had produced is kept in the transcript.' })
-  async cancelRun(@Arg('runId', () => ID, { description: 'The run to stop: QUEUED or RUNNING, of the viewer\'s account.' }) runId: string, @Ctx() ctx: Context): Promise<RunEntity> {
+  async cancelRun(@Arg('runId', () => ID, { description: 'The run to stop: QUEUED or RUNNING, of the viewer\'s account.' }) runId: string, @Ctx() ctx: ConversationContext): Promise<RunEntity> {
     return valueOrThrow(await ctx.services.runs.cancelRun(ctx.viewer, runId));
   }
 
@@ -108,8 +109,8 @@ export class RunResolver {
       "Every change of a run that reports to the session: queued, started, settled, retried, or transferred to it by a continuation (then it keeps its id).",
     subscribe: subscribeToRunUpdates,
   })
-  runUpdated(@Root() run: RunEntity, @Ctx() ctx: Context, @Arg('sessionId', () => ID, { description: "The session whose runs to follow (NOT_FOUND for another account's, before anything is sent)." }) _sessionId: string): RunEntity {
-    freshLoaders(ctx);
+  runUpdated(@Root() run: RunEntity, @Ctx() ctx: ConversationContext, @Arg('sessionId', () => ID, { description: "The session whose runs to follow (NOT_FOUND for another account's, before anything is sent)." }) _sessionId: string): RunEntity {
+    ctx.refreshLoaders();
     return run;
   }
 }

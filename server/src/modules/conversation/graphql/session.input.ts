@@ -1,5 +1,5 @@
 import { Field, ID, InputType } from 'type-graphql';
-import { ContinuationApproval } from '../../continuation/approval/proposals';
+import { ContinuationApproval } from '../sessions';
 
 @InputType({ description: 'A new ROOT session.' })
 export class CreateSessionInput {

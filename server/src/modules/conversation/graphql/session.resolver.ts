@@ -2,35 +2,30 @@ import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } fro
 import { eventCursor } from '../event-window';
 import { RunStatus } from '../runs';
 import { SessionStatus } from '../sessions';
-import type { ContinuationEdgeEntity } from '../../continuation/continuation-edge.entity';
-import type { PlanRevisionEntity } from '../../plans/plan-revision.entity';
-import type { ProjectionManifestEntity } from '../../continuation/projection-manifest.entity';
 import type { RunEntity } from '../run.entity';
 import type { SessionEntity } from '../session.entity';
-import type { Context } from '../../../api/context';
+import type { ConversationContext } from './conversation.context';
 import { failureError, valueOrThrow } from '../../../shared/graphql/errors';
 import { ErrorCode } from '../../../shared/errors';
 import { MAX_PAGE_SIZE } from '../../../shared/pagination';
-import { ContinuationEdge, LineageNode, ResourceRef } from '../../continuation/graphql/continuation.type';
-import { Plan } from '../../plans/plan.type';
 import { Run } from './run.type';
 import { EventConnection } from './event.type';
 import { CreateSessionInput, ForkSessionInput } from './session.input';
 import { ContextUsage, Session, SessionConnection } from './session.type';
 import { Event } from './event.type';
 import type { EventEntity } from '../event.entity';
-import { continuationAdvised } from '../../../agent/agent';
+import { continuationAdvised } from '../context-usage';
 
 @Resolver(() => Session)
 export class SessionResolver {
   @Query(() => Session, { nullable: true, description: "One of the viewer's sessions; null when there is none with this id." })
-  session(@Arg('id', () => ID, { description: "The session's id; an id that is no UUID finds nothing." }) id: string, @Ctx() ctx: Context): Promise<SessionEntity | null> {
+  session(@Arg('id', () => ID, { description: "The session's id; an id that is no UUID finds nothing." }) id: string, @Ctx() ctx: ConversationContext): Promise<SessionEntity | null> {
     return ctx.services.sessions.findSession(ctx.viewer, id);
   }
 
   @Query(() => SessionConnection, { description: "The viewer's sessions, newest first." })
   async sessions(
-    @Ctx() ctx: Context,
+    @Ctx() ctx: ConversationContext,
     @Arg('first', () => Int, { nullable: true, description: 'Page size, 0 to 100 (default 50).' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: 'Cursor of the last session of the previous page.' })
     after?: string,
@@ -56,34 +51,34 @@ export class SessionResolver {
   }
 
   @Mutation(() => Session, { description: 'A new, empty ROOT session.' })
-  async createSession(@Arg('input', { description: "The new session's title and description." }) input: CreateSessionInput, @Ctx() ctx: Context): Promise<SessionEntity> {
+  async createSession(@Arg('input', { description: "The new session's title and description." }) input: CreateSessionInput, @Ctx() ctx: ConversationContext): Promise<SessionEntity> {
     return valueOrThrow(await ctx.services.sessions.createSession(ctx.viewer, input));
   }
 
   @Mutation(() => Session, {
     description: 'A FORK: an alternative path from an earlier event. Its history up to that event is referenced, not copied.',
   })
-  async forkSession(@Arg('input', { description: "The event to fork from and the fork's title." }) input: ForkSessionInput, @Ctx() ctx: Context): Promise<SessionEntity> {
+  async forkSession(@Arg('input', { description: "The event to fork from and the fork's title." }) input: ForkSessionInput, @Ctx() ctx: ConversationContext): Promise<SessionEntity> {
     return valueOrThrow(await ctx.services.sessions.forkSession(ctx.viewer, input));
   }
 
   @FieldResolver(() => Session, { nullable: true, description: 'For a CHILD session: the session that delegated work to it.' })
-  parent(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<SessionEntity | null> | null {
+  parent(@Root() session: SessionEntity, @Ctx() ctx: ConversationContext): Promise<SessionEntity | null> | null {
     return session.parentId ? ctx.loaders.sessionById.load(session.parentId) : null;
   }
 
   @FieldResolver(() => [Session], { description: 'CHILD sessions doing delegated work for this one, oldest first.' })
-  children(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<SessionEntity[]> {
+  children(@Root() session: SessionEntity, @Ctx() ctx: ConversationContext): Promise<SessionEntity[]> {
     return ctx.loaders.childrenByParentId.load(session.id);
   }
 
   @FieldResolver(() => Event, { nullable: true, description: 'For a FORK: the last event it inherits.' })
-  forkedFrom(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<EventEntity | null> | null {
+  forkedFrom(@Root() session: SessionEntity, @Ctx() ctx: ConversationContext): Promise<EventEntity | null> | null {
     return session.forkedFromEventId ? ctx.loaders.eventById.load(session.forkedFromEventId) : null;
   }
 
   @FieldResolver(() => ContextUsage, { description: "How full the model's context is for the session's next turn." })
-  async contextUsage(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<ContextUsage> {
+  async contextUsage(@Root() session: SessionEntity, @Ctx() ctx: ConversationContext): Promise<ContextUsage> {
     const usage = (await ctx.loaders.contextUsageBySessionId.load(session.id))!;
     return { ...usage, share: usage.tokens / usage.windowTokens };
   }
@@ -92,68 +87,15 @@ export class SessionResolver {
     description:
       "True when the transcript has grown past the share of the model's context window at which a continuation is advisable (evaluated between turns).",
   })
-  async continuationSuggested(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<boolean> {
+  async continuationSuggested(@Root() session: SessionEntity, @Ctx() ctx: ConversationContext): Promise<boolean> {
     const usage = await ctx.loaders.contextUsageBySessionId.load(session.id);
     return session.status === SessionStatus.ACTIVE && usage !== null && continuationAdvised(usage);
-  }
-
-  @FieldResolver(() => ContinuationEdge, {
-    nullable: true,
-    description: 'The edge this session was continued from; null unless kind is CONTINUATION.',
-  })
-  continuedFrom(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<ContinuationEdgeEntity | null> {
-    return ctx.loaders.edgeBySuccessorId.load(session.id);
-  }
-
-  @FieldResolver(() => Session, { nullable: true, description: 'The session this one continues; null unless kind is CONTINUATION.' })
-  async predecessor(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<SessionEntity | null> {
-    const edge = await ctx.loaders.edgeBySuccessorId.load(session.id);
-    return edge ? ctx.loaders.sessionById.load(edge.predecessorId) : null;
-  }
-
-  @FieldResolver(() => [ContinuationEdge], { description: 'Successor edges, newest first. More than one means someone branched.' })
-  continuations(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<ContinuationEdgeEntity[]> {
-    return ctx.loaders.edgesByPredecessorId.load(session.id);
-  }
-
-  @FieldResolver(() => Session, {
-    description: 'The session at the end of the newest continuation chain from here; itself when it has no successor.',
-  })
-  currentContinuation(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<SessionEntity> {
-    return session.status === SessionStatus.CONTINUED
-      ? ctx.services.lineage.currentContinuation(ctx.viewer, session)
-      : Promise.resolve(session);
-  }
-
-  @FieldResolver(() => Session, { description: 'First session of the lineage (walking predecessors back to the start).' })
-  async origin(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<SessionEntity> {
-    return (await ctx.loaders.sessionById.load(session.originId)) ?? session;
-  }
-
-  @FieldResolver(() => [Session], {
-    description: 'Origin first, this session last: one ordered path, resolved in one database round trip.',
-  })
-  lineage(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<SessionEntity[]> {
-    return ctx.services.lineage.lineage(ctx.viewer, session);
-  }
-
-  @FieldResolver(() => [LineageNode], {
-    description: "Every session continued from this one's origin, with depth from the origin: the whole tree, for drawing it.",
-  })
-  async lineageTree(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<LineageNode[]> {
-    const nodes = await ctx.services.lineage.lineageTree(ctx.viewer, session);
-    return nodes.map(({ session: node, edge }) => ({ session: node, edge, depth: node.lineageDepth }));
-  }
-
-  @FieldResolver(() => Plan, { nullable: true, description: "The plan's newest revision; null when the session has none." })
-  plan(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<PlanRevisionEntity | null> {
-    return ctx.loaders.planBySessionId.load(session.id);
   }
 
   @FieldResolver(() => [Run], { description: "The session's runs, oldest first." })
   runs(
     @Root() session: SessionEntity,
-    @Ctx() ctx: Context,
+    @Ctx() ctx: ConversationContext,
     @Arg('status', () => RunStatus, { nullable: true, description: 'Only runs with this status.' }) status?: RunStatus,
     @Arg('last', () => Int, { nullable: true, description: 'Only the newest this many (0 to 100), still oldest first.' }) last?: number,
   ): Promise<RunEntity[]> {
@@ -164,23 +106,7 @@ export class SessionResolver {
         details: [{ path: ['last'], message: `Got ${last}.` }],
       });
     }
-    return ctx.services.lineage.runs(session, status, last);
-  }
-
-  @FieldResolver(() => [String], { description: 'Tools pinned for this session, carried by its continuation.' })
-  async pinnedTools(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<string[]> {
-    return (await this.manifestInto(session, ctx))?.transferredState.pinnedTools ?? [];
-  }
-
-  @FieldResolver(() => [ResourceRef], { description: 'Resource versions pinned for this session, carried by its continuation.' })
-  async pinnedResources(@Root() session: SessionEntity, @Ctx() ctx: Context): Promise<ResourceRef[]> {
-    const refs = (await this.manifestInto(session, ctx))?.transferredState.pinnedResources ?? [];
-    return refs.map((ref) => ({ url: ref.url, version: ref.version ?? '', blockId: ref.blockId }));
-  }
-
-  private async manifestInto(session: SessionEntity, ctx: Context): Promise<ProjectionManifestEntity | null> {
-    const edge = await ctx.loaders.edgeBySuccessorId.load(session.id);
-    return edge ? ctx.loaders.manifestByEdgeId.load(edge.id) : null;
+    return ctx.services.runs.sessionRuns(session, status, last);
   }
 
   @FieldResolver(() => EventConnection, {
@@ -189,7 +115,7 @@ export class SessionResolver {
   })
   async events(
     @Root() session: SessionEntity,
-    @Ctx() ctx: Context,
+    @Ctx() ctx: ConversationContext,
     @Arg('first', () => Int, { nullable: true, description: 'Page size from the start, or after `after` (0 to 100; default 50). Not with last.' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: 'An event cursor: the page starts after that event.' }) after?: string,
     @Arg('last', () => Int, { nullable: true, description: 'Page size from the end, or before `before` (0 to 100). Not with first.' }) last?: number,

@@ -1,6 +1,5 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { ContinuationApproval } from '../../continuation/approval/proposals';
-import { SessionKind, SessionStatus } from '../sessions';
+import { SessionKind, SessionStatus, ContinuationApproval } from '../sessions';
 import { PageInfo } from '../../../shared/graphql/page-info.type';
 import { Node } from '../../../shared/graphql/node.type';
 

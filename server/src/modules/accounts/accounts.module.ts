@@ -1,0 +1,4 @@
+import { AccountResolver } from './account.resolver';
+
+/** Accounts and their API keys. */
+export const accountsResolvers = [AccountResolver] as const;

@@ -1,0 +1,53 @@
+import DataLoader from 'dataloader';
+import type { PubSub } from '@graphql-yoga/subscription';
+import type { Viewer } from '../../shared/viewer';
+import type { ConversationTopics } from '../conversation/conversation.topics';
+import type { PlanLoaders, PlanServices, PlansContext } from '../plans/plans.context';
+import type { ContinuationEdgeEntity } from './continuation-edge.entity';
+import type { ContinuationService } from './continuations.service';
+import type { ContinuationTopics } from './continuation.topics';
+import type { ProjectionManifestEntity } from './projection-manifest.entity';
+import type { ContinuationProposalEntity } from './approval/continuation-proposal.entity';
+import type { ProposalService } from './approval/proposals.service';
+import type { RecommendationService } from './assisted/recommendations.service';
+import type { LineageService } from './lineage/lineage.service';
+
+export interface ContinuationServices extends PlanServices {
+  continuations: ContinuationService;
+  lineage: LineageService;
+  proposals: ProposalService;
+  recommendations: RecommendationService;
+}
+
+export interface ContinuationLoaders extends PlanLoaders {
+  edgeById: DataLoader<string, ContinuationEdgeEntity | null>;
+  edgeBySuccessorId: DataLoader<string, ContinuationEdgeEntity | null>;
+  edgesByPredecessorId: DataLoader<string, ContinuationEdgeEntity[]>;
+  manifestById: DataLoader<string, ProjectionManifestEntity | null>;
+  manifestByEdgeId: DataLoader<string, ProjectionManifestEntity | null>;
+  recallCountsByManifestId: DataLoader<string, Map<number, number>>;
+  proposalById: DataLoader<string, ContinuationProposalEntity | null>;
+  pendingProposalBySessionId: DataLoader<string, ContinuationProposalEntity | null>;
+}
+
+export interface ContinuationContext extends PlansContext {
+  services: ContinuationServices;
+  loaders: ContinuationLoaders;
+  pubSub: PubSub<ConversationTopics & ContinuationTopics>;
+}
+
+/** The continuation module's own loaders; the modules below it bring theirs. */
+export function continuationLoaders(viewer: Viewer, services: ContinuationServices): Omit<ContinuationLoaders, keyof PlanLoaders> {
+  const { accountId } = viewer;
+  const { lineage, proposals } = services;
+  return {
+    edgeById: new DataLoader((ids) => lineage.edgesByIds(accountId, ids)),
+    edgeBySuccessorId: new DataLoader((ids) => lineage.edgesBySuccessorIds(accountId, ids)),
+    edgesByPredecessorId: new DataLoader((ids) => lineage.edgesByPredecessorIds(accountId, ids)),
+    manifestById: new DataLoader((ids) => lineage.manifestsByIds(accountId, ids)),
+    manifestByEdgeId: new DataLoader((ids) => lineage.manifestsByEdgeIds(accountId, ids)),
+    recallCountsByManifestId: new DataLoader((ids) => lineage.recallCounts(ids)),
+    proposalById: new DataLoader((ids) => proposals.proposalsByIds(accountId, ids)),
+    pendingProposalBySessionId: new DataLoader((ids) => proposals.pendingBySessionIds(accountId, ids)),
+  };
+}

@@ -1,0 +1,56 @@
+import DataLoader from 'dataloader';
+import type { PubSub } from '@graphql-yoga/subscription';
+import { notFoundFailure } from '../../../shared/errors';
+import { failureError } from '../../../shared/graphql/errors';
+import type { RecallRecorder } from '../../../shared/recall';
+import type { Viewer } from '../../../shared/viewer';
+import { attachmentLoaders, AttachmentLoaders, AttachmentServices, AttachmentsContext } from '../../attachments/attachments.context';
+import type { ContextUsage } from '../context-usage';
+import type { ConversationTopics } from '../conversation.topics';
+import type { EventEntity } from '../event.entity';
+import type { RunEntity } from '../run.entity';
+import type { RunService } from '../runs.service';
+import type { SessionEntity } from '../session.entity';
+import type { SessionService } from '../sessions.service';
+import type { TranscriptService } from '../transcript.service';
+
+export interface ConversationServices extends AttachmentServices {
+  sessions: SessionService;
+  transcript: TranscriptService;
+  runs: RunService;
+  recalls: RecallRecorder;
+}
+
+export interface ConversationLoaders extends AttachmentLoaders {
+  sessionById: DataLoader<string, SessionEntity | null>;
+  eventById: DataLoader<string, EventEntity | null>;
+  runById: DataLoader<string, RunEntity | null>;
+  childrenByParentId: DataLoader<string, SessionEntity[]>;
+  contextUsageBySessionId: DataLoader<string, ContextUsage | null>;
+}
+
+export interface ConversationContext extends AttachmentsContext {
+  services: ConversationServices;
+  loaders: ConversationLoaders;
+  pubSub: PubSub<ConversationTopics>;
+}
+
+/** Per-operation loaders: batching and caching live only as long as one operation (or one subscription event). */
+export function conversationLoaders(viewer: Viewer, services: ConversationServices): ConversationLoaders {
+  const { accountId } = viewer;
+  return {
+    ...attachmentLoaders(viewer, services),
+    sessionById: new DataLoader((ids) => services.sessions.sessionsByIds(accountId, ids)),
+    eventById: new DataLoader((ids) => services.transcript.eventsByIds(accountId, ids)),
+    runById: new DataLoader((ids) => services.runs.runsByIds(accountId, ids)),
+    childrenByParentId: new DataLoader((ids) => services.sessions.childrenOf(accountId, ids)),
+    contextUsageBySessionId: new DataLoader((ids) => services.runs.contextUsage(accountId, ids)),
+  };
+}
+
+/** The viewer's session a subscription names; NOT_FOUND, before anything is subscribed, when there is none. */
+export async function subscribedSession(ctx: ConversationContext, sessionId: string): Promise<SessionEntity> {
+  const session = await ctx.services.sessions.findSession(ctx.viewer, sessionId);
+  if (!session) throw failureError(notFoundFailure('session', ['sessionId']));
+  return session;
+}

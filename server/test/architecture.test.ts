@@ -1,0 +1,64 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import ts from 'typescript';
+
+const serverDir = path.resolve(__dirname, '..');
+const MAX_FILE_LINES = 450;
+const MAX_FUNCTION_LINES = 100;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) return name === '__tests__' ? [] : sourceFiles(file);
+    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [file] : [];
+  });
+}
+
+/** dependency-cruiser's command, wherever npm hoisted it. */
+function depcruiseBin(dir = serverDir): string {
+  const bin = path.join(dir, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+  if (existsSync(bin)) return bin;
+  if (path.dirname(dir) === dir) throw new Error('dependency-cruiser is not installed');
+  return depcruiseBin(path.dirname(dir));
+}
+
+const files = sourceFiles(path.join(serverDir, 'src'));
+const relative = (file: string) => path.relative(serverDir, file);
+
+/** Every function, method and arrow function of a file with its length in lines. */
+function functionLengths(file: string): { name: string; lines: number }[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
+  const found: { name: string; lines: number }[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const start = source.getLineAndCharacterOfPosition(node.getStart()).line;
+      const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const name = node.name && ts.isIdentifier(node.name) ? node.name.text : `(anonymous at line ${start + 1})`;
+      found.push({ name: `${relative(file)}:${name}`, lines: end - start + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('the server layout', () => {
+  it('keeps its import rules: no circle, platform and shared import no module, modules only those below them, adapters never the API layer', async () => {
+    // The rules and why are in .dependency-cruiser.cjs; a violation fails with its list.
+    const run = promisify(execFile)(process.execPath, [depcruiseBin(), 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'err'], {
+      cwd: serverDir,
+    });
+    await expect(run.then(({ stdout }) => stdout)).resolves.toContain('no dependency violations found');
+  }, 120_000);
+
+  it(`has no hand-written source file over ${MAX_FILE_LINES} lines`, () => {
+    const long = files.map((file) => ({ file: relative(file), lines: readFileSync(file, 'utf8').split('\n').length })).filter(({ lines }) => lines > MAX_FILE_LINES);
+    expect(long).toEqual([]);
+  });
+
+  it(`has no function over ${MAX_FUNCTION_LINES} lines`, () => {
+    expect(files.flatMap(functionLengths).filter(({ lines }) => lines > MAX_FUNCTION_LINES)).toEqual([]);
+  });
+});
