@@ -10,7 +10,7 @@ import { ModelProvider } from './agent/agent';
 import { BuiltinAgent } from './agent/providers/builtin-agent';
 import { OpenAIProvider } from './agent/providers/openai-provider';
 import { RecallTools } from './agent/tools';
-import { TurnRunner } from './agent/turn';
+import { TurnRunner } from './agent/turn/turn-runner';
 import { AgentWorker } from './agent/worker';
 import { mcpRoute } from './mcp/route';
 import { AccountService, BootstrapKey } from './modules/accounts/accounts.service';

@@ -5,7 +5,8 @@ import { RunEntity } from '../modules/conversation/run.entity';
 import { Lease, claimRun, releaseRun, renewLease, settleRun, lockLeasedRun } from '../modules/conversation/run.repository';
 import { RunStatus } from '../modules/conversation/runs';
 import { ConversationNotifier } from '../modules/conversation/notifications';
-import { LeaseLost, RunCancelled, TurnRunner } from './turn';
+import { LeaseLost, RunCancelled } from './turn/run-writes';
+import type { TurnRunner } from './turn/turn-runner';
 import { logger } from '../platform/observability/logger';
 
 /** How often a running run's lease is renewed at most, which is also how soon a cancellation elsewhere is seen. */

@@ -6,7 +6,8 @@ import { isId } from '../../shared/ids';
 import { ManifestProposal, ProposalStatus, undecidableReason } from './approval/proposals';
 import { Projection, RECENT_EXCHANGE_EVENTS } from './projection/projection';
 import { RunKind } from '../conversation/runs';
-import { TITLE_MAX_CHARS, ContinuationApproval } from '../conversation/sessions';
+import { ContinuationApproval } from '../conversation/sessions';
+import { sessionTitle } from '../conversation/session-rows';
 import { EventKind } from '../conversation/transcript';
 import { ContinuationEdgeEntity } from './continuation-edge.entity';
 import type { ContinuationProposalEntity } from './approval/continuation-proposal.entity';
@@ -377,7 +378,6 @@ export class ContinuationService {
 
 /** A branch is named after what it branches from, so that the lineage tree tells them apart. */
 function branchTitle(title: string): string {
-  const prefix = 'Branch of ';
-  return prefix + (title.length + prefix.length > TITLE_MAX_CHARS ? `${title.slice(0, TITLE_MAX_CHARS - prefix.length - 1)}…` : title);
+  return sessionTitle(title, { prefix: 'Branch of ' });
 }
 

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { DataSource, In } from 'typeorm';
 import { ErrorCode, Outcome, fail, succeed, notFound } from '../../shared/errors';
 import { isId } from '../../shared/ids';
 import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, validatePageSize } from '../../shared/pagination';
-import { SessionKind, SessionStatus, TITLE_MAX_CHARS, validateSessionText, ContinuationApproval } from './sessions';
+import { SessionKind, SessionStatus, validateSessionText, ContinuationApproval } from './sessions';
+import { forkSession, rootSession, sessionTitle } from './session-rows';
 import { SessionEntity } from './session.entity';
 import { alignMany, alignOne } from '../../shared/batch';
 import { EventEntity } from './event.entity';
@@ -47,16 +47,10 @@ export class SessionService {
   ): Promise<Outcome<SessionEntity>> {
     const details = validateSessionText(input, ['input']);
     if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
-    const id = randomUUID();
-    const session = this.dataSource.manager.create(SessionEntity, {
-      id,
-      originId: id,
+    const session = rootSession({
       accountId: viewer.accountId,
-      kind: SessionKind.ROOT,
-      status: SessionStatus.ACTIVE,
       title: input.title.trim(),
-      description: input.description ?? null,
-      createdAt: new Date(),
+      description: input.description,
       continuationApproval: input.continuationApproval ?? this.defaultApproval,
     });
     await this.dataSource.manager.insert(SessionEntity, session);
@@ -76,18 +70,7 @@ export class SessionService {
     const title = input.title ?? forkTitle(source.title, event.seq);
     const details = validateSessionText({ title }, ['input']);
     if (details.length > 0) return fail(ErrorCode.INVALID_INPUT, details[0].message, details);
-    const id = randomUUID();
-    const fork = manager.create(SessionEntity, {
-      id,
-      originId: id,
-      accountId: viewer.accountId,
-      kind: SessionKind.FORK,
-      status: SessionStatus.ACTIVE,
-      title: title.trim(),
-      description: null,
-      createdAt: new Date(),
-      forkedFromEventId: event.id,
-    });
+    const fork = forkSession({ accountId: viewer.accountId, title: title.trim(), continuationApproval: this.defaultApproval, forkedFromEventId: event.id });
     await manager.insert(SessionEntity, fork);
     return succeed(fork);
   }
@@ -157,6 +140,5 @@ export class SessionService {
 }
 
 function forkTitle(title: string, seq: number): string {
-  const suffix = ` (fork at #${seq})`;
-  return title.length + suffix.length > TITLE_MAX_CHARS ? `${title.slice(0, TITLE_MAX_CHARS - suffix.length - 1)}…${suffix}` : title + suffix;
+  return sessionTitle(title, { suffix: ` (fork at #${seq})` });
 }

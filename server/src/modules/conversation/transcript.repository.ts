@@ -148,3 +148,29 @@ export async function appendEvents(
   Object.assign(session, totals, changes);
   return events;
 }
+
+/**
+ * Events `fromSeq..throughSeq` of a session, oldest first, leaving out the oldest ones whose
+ * running token total is at or below `afterTokens`: the tail of a transcript that fits a budget.
+ */
+export async function transcriptTail(
+  manager: EntityManager,
+  sessionId: string,
+  range: { fromSeq: number; throughSeq: number },
+  afterTokens: number,
+): Promise<EventEntity[]> {
+  const rows: Record<string, unknown>[] = await manager.query(
+    `SELECT ${columnList(manager, EventEntity)} FROM events WHERE session_id = $1 AND seq BETWEEN $2 AND $3 AND token_total > $4 ORDER BY seq`,
+    [sessionId, range.fromSeq, range.throughSeq, afterTokens],
+  );
+  return rows.map((row) => entityFromRow(manager, EventEntity, row));
+}
+
+/** The texts of a session's last `limit` user messages before `beforeSeq`, oldest first. */
+export async function userMessageTextsBefore(manager: EntityManager, sessionId: string, beforeSeq: number, limit: number): Promise<string[]> {
+  const rows: { text: string }[] = await manager.query(
+    `SELECT text FROM events WHERE session_id = $1 AND kind = 'USER_MESSAGE' AND seq < $2 ORDER BY seq DESC LIMIT $3`,
+    [sessionId, beforeSeq, limit],
+  );
+  return rows.map((row) => row.text).reverse();
+}

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Actor, ContinueSessionRequest, PlanTransfer, describeCarried, normalizeHandoff } from '../continuations';
 import { ContextSectionKind, ManifestItemStatus } from '../projection/projection';
 import { RunKind } from '../../conversation/runs';
-import { SessionKind, SessionStatus } from '../../conversation/sessions';
+import { SessionStatus } from '../../conversation/sessions';
+import { continuationSession } from '../../conversation/session-rows';
 import { ManifestProposal, ProposalStatus } from '../approval/proposals';
-import { EventKind, GENESIS_HASH } from '../../conversation/transcript';
+import { EventKind } from '../../conversation/transcript';
 import { ContinuationEdgeEntity } from '../continuation-edge.entity';
 import { EventEntity } from '../../conversation/event.entity';
 import { PlanRevisionEntity } from '../../plans/plan-revision.entity';
@@ -69,20 +70,14 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
   const edgeId = randomUUID();
   const manifestId = randomUUID();
   const handoff = normalizeHandoff(input.handoff);
-  const successor = Object.assign(new SessionEntity(), {
-    id: randomUUID(),
+  const successor = continuationSession({
     accountId: viewer.accountId,
-    kind: SessionKind.CONTINUATION,
-    status: SessionStatus.ACTIVE,
     title: input.title.trim(),
-    description: input.description ?? null,
+    description: input.description,
     createdAt: now,
-    originId: predecessor.originId,
-    lineageDepth: predecessor.lineageDepth + 1,
+    predecessor,
     continuationStreak: streak,
-    continuationApproval: predecessor.continuationApproval,
   });
-  Object.assign(successor, { eventCount: 0, tokenCount: 0, lastEventHash: GENESIS_HASH });
   const opened = chainEvents(successor, [
     {
       kind: EventKind.CONTINUATION,
