@@ -3,11 +3,11 @@ import { GraphQLSchema } from 'graphql';
 import { countChatCompletionTokens } from 'gpt-tokenizer/model/gpt-4o';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { continueSessionTool, continueSessionToolRequest } from '../src/graphql/continuations/continue-session-tool';
-import { createAppPubSub } from '../src/graphql/pubsub';
-import { buildAppSchema } from '../src/graphql/schema';
-import { RUNTIME_TOOLS } from '../src/runtime/tools';
-import { ModelStandIn, ModelStandInOptions, startModelStandIn, tokensOf } from './helpers/model-stand-in';
+import { continueSessionTool, continueSessionToolRequest } from '../../src/modules/continuation/continue-session.tool';
+import { createAppPubSub } from '../../src/api/pubsub';
+import { buildAppSchema } from '../../src/api/schema';
+import { RUNTIME_TOOLS } from '../../src/agent/tools';
+import { ModelStandIn, ModelStandInOptions, startModelStandIn, tokensOf } from '../helpers/model-stand-in';
 
 let schema: GraphQLSchema;
 let continueSession: ChatCompletionTool;
