@@ -1,6 +1,6 @@
 import { ModelAttachment, ModelMessage, ModelToolCall } from './agent';
 import type { ContextUsage } from '../modules/conversation/context-usage';
-import { CompiledSection, ContextSectionKind } from '../modules/continuation/projection/projection';
+import { CompiledSection, ContextSectionKind } from '../modules/continuation/projection/model';
 import { EventKind } from '../modules/conversation/transcript';
 
 /** An event as the runtime gives it to a model. */

@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import type { EventRangeRead } from './projection/projection';
+import type { EventRangeRead } from './projection/model';
 import { ACTIVE_RUN_STATUSES } from '../conversation/runs';
 import { EventEntity } from '../conversation/event.entity';
 import { RunEntity } from '../conversation/run.entity';

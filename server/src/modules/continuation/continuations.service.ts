@@ -4,7 +4,7 @@ import { Actor, ContinuationReason, ContinueSessionRequest, SourceKind, requestF
 import { ErrorCode, Outcome, fail, succeed, notFound, notFoundFailure } from '../../shared/errors';
 import { isId } from '../../shared/ids';
 import { ManifestProposal, ProposalStatus, undecidableReason } from './approval/proposals';
-import { Projection, RECENT_EXCHANGE_EVENTS } from './projection/projection';
+import { Projection, RECENT_EXCHANGE_EVENTS } from './projection/model';
 import { RunKind } from '../conversation/runs';
 import { ContinuationApproval } from '../conversation/sessions';
 import { sessionTitle } from '../conversation/session-rows';

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { Actor, ContinuationReason, Handoff, SourceInput, TransferredState } from './continuations';
-import type { CompiledSection, ManifestItem } from './projection/projection';
+import type { CompiledSection, ManifestItem } from './projection/model';
 import type { ManifestProposal } from './approval/proposals';
 
 /** The exact sources and state a successor started from. Stored once; a trigger refuses changes. */

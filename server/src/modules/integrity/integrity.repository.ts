@@ -1,4 +1,4 @@
-import type { ManifestContent } from '../continuation/projection/projection';
+import type { ManifestContent } from '../continuation/projection/manifest';
 import type { StoredEdge, StoredEvent, StoredRun, StoredSession } from './invariants';
 import type { EventKind } from '../conversation/transcript';
 

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../../shared/canonical-json';
-import { ManifestContent, manifestHash } from '../continuation/projection/projection';
+import { ManifestContent, manifestHash } from '../continuation/projection/manifest';
 import { EventContent, EventKind, GENESIS_HASH, eventHash } from '../conversation/transcript';
 
 /** A broken promise of the API, with the ids an operator needs to find the rows. */

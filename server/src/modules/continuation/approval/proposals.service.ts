@@ -3,7 +3,7 @@ import { DataSource, In } from 'typeorm';
 import { Actor, ContinueSessionRequest, validateContinueSessionRequest } from '../continuations';
 import { ErrorCode, Outcome, fail, succeed, notFound, notFoundFailure } from '../../../shared/errors';
 import { isId } from '../../../shared/ids';
-import { Projection } from '../projection/projection';
+import { Projection } from '../projection/model';
 import { DEFAULT_PROPOSAL_TTL_MS, ProposalEdits, ProposalStatus, approvedRequest, draftOf, expiresAt, proposalToolResult, proposedText, rejectedText, undecidableReason, validateNote } from './proposals';
 import { RunKind } from '../../conversation/runs';
 import { SessionStatus, ContinuationApproval } from '../../conversation/sessions';

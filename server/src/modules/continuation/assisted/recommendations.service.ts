@@ -2,7 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { SourceKind } from '../continuations';
 import { ErrorCode, Outcome, fail, succeed, notFound } from '../../../shared/errors';
 import { isId } from '../../../shared/ids';
-import { RecommendedContent } from '../projection/projection';
+import { RecommendedContent } from '../projection/model';
 import { DEFAULT_RECOMMENDATIONS, MAX_RECOMMENDATIONS, RankedRange, purposeQuery, rankSources, validatePurpose } from './recommendations';
 import { SessionEntity } from '../../conversation/session.entity';
 import { purposeContent, purposeHits, recalledRanges } from './recommendation.repository';

@@ -1,7 +1,7 @@
 import { registerEnumType } from 'type-graphql';
 import { Actor, ContinuationReason, PlanTransfer, SourceKind } from '../continuations';
 import { ProposalStatus } from '../approval/proposals';
-import { ContextSectionKind, ManifestItemOrigin, ManifestItemStatus } from '../projection/projection';
+import { ContextSectionKind, ManifestItemOrigin, ManifestItemStatus } from '../projection/model';
 
 registerEnumType(ContinuationReason, {
   name: 'ContinuationReason',

@@ -2,7 +2,7 @@ import { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, Float, ID, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { SubscribeResolverData } from 'type-graphql';
 import { Actor } from '../continuations';
-import { ManifestItemOrigin, itemOrigin } from '../projection/projection';
+import { ManifestItemOrigin, itemOrigin } from '../projection/model';
 import type { ContinuationEdgeEntity } from '../continuation-edge.entity';
 import type { EventEntity } from '../../conversation/event.entity';
 import type { ProjectionManifestEntity } from '../projection-manifest.entity';

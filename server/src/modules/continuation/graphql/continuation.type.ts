@@ -1,6 +1,6 @@
 import { Field, ID, Int, ObjectType, createUnionType } from 'type-graphql';
 import { Actor, ContinuationReason, PlanTransfer, SourceKind } from '../continuations';
-import { ContextSectionKind, ManifestItemOrigin, ManifestItemStatus } from '../projection/projection';
+import { ContextSectionKind, ManifestItemOrigin, ManifestItemStatus } from '../projection/model';
 import type { ContinuationEdgeEntity } from '../continuation-edge.entity';
 import type { RunEntity } from '../../conversation/run.entity';
 import type { SessionEntity } from '../../conversation/session.entity';

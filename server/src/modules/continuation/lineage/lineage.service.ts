@@ -1,8 +1,8 @@
 import { DataSource, In } from 'typeorm';
 import { Outcome, succeed, notFound } from '../../../shared/errors';
 import { isId } from '../../../shared/ids';
-import { recalledItems, SourceRead } from '../projection/projection';
-import { itemBoundIds, overlappedOmissions } from './recall';
+import { RecalledSource } from '../../../shared/recall';
+import { itemBoundIds, overlappedOmissions, recalledItems } from '../projection/recall';
 import { EventEntity } from '../../conversation/event.entity';
 import { ContinuationEdgeEntity } from '../continuation-edge.entity';
 import { ProjectionManifestEntity } from '../projection-manifest.entity';
@@ -55,7 +55,7 @@ export class LineageService {
    * Counts an exact read as a recall of the items `manifestId` left out with exactly that reference.
    * Fails with NOT_FOUND when the manifest is not the viewer's.
    */
-  async recordRecall(viewer: Viewer, manifestId: string, read: SourceRead): Promise<Outcome<number>> {
+  async recordRecall(viewer: Viewer, manifestId: string, read: RecalledSource): Promise<Outcome<number>> {
     const [manifest] = await this.manifestsByIds(viewer.accountId, [manifestId]);
     if (!manifest) {
       return notFound('manifest', ['recallFor']);

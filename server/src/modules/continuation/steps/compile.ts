@@ -1,16 +1,8 @@
 import { EntityManager } from 'typeorm';
 import { ContinueSessionRequest, Handoff, PlanTransfer, TransferredState, lineageBlock, normalizeHandoff } from '../continuations';
-import {
-  COMPILER_VERSION,
-  MODEL_VERSION,
-  Projection,
-  ProjectionSourceReader,
-  ResolvedContentSource,
-  ResolvedSource,
-  UnavailableSource,
-  compileProjection,
-  manifestHash,
-} from '../projection/projection';
+import { COMPILER_VERSION, MODEL_VERSION, Projection, ProjectionSourceReader, ResolvedContentSource, ResolvedSource, UnavailableSource } from '../projection/model';
+import { compileProjection } from '../projection/compile';
+import { manifestHash } from '../projection/manifest';
 import { ManifestProposal } from '../approval/proposals';
 import { ContinuationEdgeEntity } from '../continuation-edge.entity';
 import { EventEntity } from '../../conversation/event.entity';

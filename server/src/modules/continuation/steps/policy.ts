@@ -1,4 +1,4 @@
-import { DEFAULT_TOKEN_BUDGET } from '../projection/projection';
+import { DEFAULT_TOKEN_BUDGET } from '../projection/model';
 
 /** Limits against pathological transitions; the README documents them and their variables. */
 export interface ContinuationPolicy {

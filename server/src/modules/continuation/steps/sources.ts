@@ -1,18 +1,8 @@
 import { EntityManager } from 'typeorm';
 import { ContinueSessionRequest, PlanTransfer, SourceInput, SourceKind, TransferredState } from '../continuations';
 import { ErrorCode, ErrorDetail } from '../../../shared/errors';
-import {
-  EventRangeRead,
-  ProjectedEvent,
-  ProjectionSourceReader,
-  ResolvedContentSource,
-  ResolvedEventSource,
-  ResolvedSource,
-  UnavailableSource,
-  attachmentItem,
-  contentItem,
-  readStart,
-} from '../projection/projection';
+import { EventRangeRead, ProjectedEvent, ProjectionSourceReader, ResolvedContentSource, ResolvedEventSource, ResolvedSource, UnavailableSource, readStart } from '../projection/model';
+import { attachmentItem, contentItem } from '../projection/manifest';
 import { AttachmentReference } from '../../attachments/attachments';
 import { EventKind } from '../../conversation/transcript';
 import { EventEntity } from '../../conversation/event.entity';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Actor, ContinueSessionRequest, PlanTransfer, describeCarried, normalizeHandoff } from '../continuations';
-import { ContextSectionKind, ManifestItemStatus } from '../projection/projection';
+import { ContextSectionKind, ManifestItemStatus } from '../projection/model';
 import { RunKind } from '../../conversation/runs';
 import { SessionStatus } from '../../conversation/sessions';
 import { continuationSession } from '../../conversation/session-rows';

@@ -1,21 +1,10 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { lineageBlock, SourceKind } from '../../continuations';
-import {
-  attachmentItem,
-  compileProjection,
-  contentItem,
-  EventRangeRead,
-  ManifestItem,
-  Projection,
-  ProjectedEvent,
-  ProjectionRequest,
-  ProjectionSourceReader,
-  rangeHash,
-  readStart,
-  recalledItems,
-  ResolvedEventSource,
-} from '../projection';
+import { attachmentItem, contentItem, rangeHash } from '../manifest';
+import { compileProjection } from '../compile';
+import { EventRangeRead, ManifestItem, ProjectedEvent, Projection, ProjectionRequest, ProjectionSourceReader, ResolvedEventSource, readStart } from '../model';
+import { recalledItems } from '../recall';
 import { countTokens } from '../../../../shared/tokens';
 
 const PREDECESSOR = '11111111-1111-4111-8111-111111111111';

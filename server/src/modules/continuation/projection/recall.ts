@@ -1,5 +1,27 @@
-import { ManifestItem, ManifestItemStatus } from '../projection/projection';
+import type { RecalledSource } from '../../../shared/recall';
 import { SourceKind } from '../continuations';
+import { ManifestItem, ManifestItemStatus } from './model';
+
+/** Whether an exact read is exactly the source an item names (a version read holds every block of it). */
+function reads(item: ManifestItem, read: RecalledSource): boolean {
+  switch (read.kind) {
+    case 'EVENTS':
+      if (item.sessionId !== read.sessionId) return false;
+      return item.kind === SourceKind.SESSION_EVENT
+        ? read.fromEventId === item.eventId && read.toEventId === item.eventId
+        : item.kind === SourceKind.SESSION_EVENTS && read.fromEventId === item.fromEventId && read.toEventId === item.toEventId;
+    case 'RESOURCE':
+      // A version read holds every block of it, so it recalls block items of that version too.
+      return item.kind === SourceKind.RESOURCE && item.url === read.url && item.version === read.version;
+    case 'MEMORY':
+      return item.kind === SourceKind.MEMORY && item.path === read.path && item.cid === read.cid;
+  }
+}
+
+/** Indexes of the manifest items an exact read recalls: OMITTED sources with exactly those bounds, as their handles name them. */
+export function recalledItems(items: ManifestItem[], read: RecalledSource): number[] {
+  return items.flatMap((item, index) => (item.status === ManifestItemStatus.OMITTED && reads(item, read) ? [index] : []));
+}
 
 /** An event source's bounds as positions in its session. */
 export interface ItemSeqs {
