@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Actor, ContinueSessionRequest, PlanTransfer, describeCarried, normalizeHandoff } from '../continuations';
-import { ContextSectionKind, ManifestItemStatus } from '../projection/model';
+import { Actor, ContinueSessionRequest, Handoff, PlanTransfer, describeCarried, normalizeHandoff } from '../continuations';
+import { ContextSectionKind, ManifestItemStatus, Projection } from '../projection/model';
 import { RunKind } from '../../conversation/runs';
 import { SessionStatus } from '../../conversation/sessions';
 import { continuationSession } from '../../conversation/session-rows';
@@ -61,42 +61,15 @@ export interface ContinuationWrite {
  * in one statement inside the caller's transaction, which holds the predecessor's lock.
  */
 export async function writeContinuation(transaction: WriteTransaction, policy: ContinuationPolicy, write: ContinuationWrite): Promise<Written> {
-  const { viewer, input, actor, branchMessage, predecessor, snapshot, prepared } = write;
+  const { viewer, input, actor, predecessor, snapshot, prepared } = write;
   const manager = transaction.manager;
-  const { initiating, transferred, plan } = prepared;
+  const { initiating, transferred } = prepared;
   const streak = checkRateLimits(policy, predecessor, prepared.hasNewUserMessage, snapshot.recentContinuations);
 
-  const now = new Date();
-  const edgeId = randomUUID();
-  const manifestId = randomUUID();
+  const ids = { now: new Date(), edgeId: randomUUID(), manifestId: randomUUID() };
+  const { now, edgeId, manifestId } = ids;
   const handoff = normalizeHandoff(input.handoff);
-  const successor = continuationSession({
-    accountId: viewer.accountId,
-    title: input.title.trim(),
-    description: input.description,
-    createdAt: now,
-    predecessor,
-    continuationStreak: streak,
-  });
-  const opened = chainEvents(successor, [
-    {
-      kind: EventKind.CONTINUATION,
-      text: `Continued from "${predecessor.title}"`,
-      data: { role: 'banner', edgeId, manifestId, predecessorId: predecessor.id, predecessorTitle: predecessor.title, reason: input.reason, actor },
-    },
-    branchMessage
-      ? { kind: EventKind.USER_MESSAGE, text: branchMessage.text, clientMessageId: branchMessage.clientMessageId, attachmentCids: branchMessage.attachmentCids }
-      : {
-          kind: EventKind.USER_MESSAGE,
-          text: initiating!.text,
-          replayOfId: initiating!.id,
-          // The same attachments by cid: linked again, never copied.
-          attachmentCids: initiating!.attachmentCids,
-          tokenCount: initiating!.data == null ? initiating!.tokenCount : undefined,
-        },
-  ]);
-  Object.assign(successor, opened.totals);
-  const successorEvents = opened.events;
+  const { successor, successorEvents } = openSuccessor(write, streak, ids);
   const initiatingEvent = initiating ?? successorEvents[1];
   const attached = await initiatingAttachments(manager, viewer, initiatingEvent);
   const { block, projection } = await compile(eventReader(manager, write.prefetched), policy, viewer, input, predecessor, prepared, initiatingEvent, attached, {
@@ -117,39 +90,8 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
     requestFingerprint: write.fingerprint,
     createdAt: now,
   });
-  // A cited range split by the budget counts as included: the successor sees its end.
-  const included = projection.citedItems.filter((items) => items.some((item) => item.status === ManifestItemStatus.INCLUDED)).length;
-  const carded = chainEvents(predecessor, [
-    {
-      kind: EventKind.CONTINUATION,
-      text: `Continued in "${successor.title}"`,
-      data: {
-        role: 'transition_card',
-        edgeId,
-        manifestId,
-        successorId: successor.id,
-        successorTitle: successor.title,
-        reason: input.reason,
-        actor,
-        carried: describeCarried(
-          handoff,
-          projection.sections.some((section) => section.kind === ContextSectionKind.HANDOFF),
-          included,
-          transferred,
-        ),
-        includedSources: included,
-        omittedSources: prepared.sources.length - included,
-      },
-    },
-  ]);
-  const predecessorEvents = carded.events;
+  const carded = transitionCard(write, successor, handoff, projection, ids);
   const run = queuedRun({ accountId: viewer.accountId, sessionId: successor.id, kind: RunKind.TURN, triggerEventId: successorEvents[1].id }, now);
-  const planRevisions =
-    plan && transferred.plan === PlanTransfer.CARRY
-      ? [nextPlanRevision(successor, null, { closed: false, steps: plan.steps }, now)]
-      : plan && transferred.plan === PlanTransfer.CLOSE
-        ? [nextPlanRevision(predecessor, plan, { closed: true, steps: plan.steps }, now)]
-        : [];
   const manifest = manifestEntity(
     manifestId,
     edge,
@@ -164,11 +106,11 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
 
   const statement = new CombinedStatement(manager)
     .insert(SessionEntity, [successor])
-    .insert(EventEntity, [...successorEvents, ...predecessorEvents])
+    .insert(EventEntity, [...successorEvents, ...carded.events])
     .insert(ContinuationEdgeEntity, [edge])
     .insert(ProjectionManifestEntity, [manifest])
     .insert(RunEntity, [run])
-    .insert(PlanRevisionEntity, planRevisions)
+    .insert(PlanRevisionEntity, planRevisions(write, successor, now))
     .raw('UPDATE runs SET session_id = $1, updated_at = $2 WHERE session_id = $3 AND id = ANY($4::uuid[])', [
       successor.id,
       now,
@@ -195,5 +137,78 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
   const movedRuns = snapshot.activeRuns
     .filter((pending) => transferred.pendingRunIds.includes(pending.id))
     .map((pending) => Object.assign(pending, { sessionId: successor.id, updatedAt: now }));
-  return { edge, successor, run, movedRuns, predecessorEvents, successorEvents };
+  return { edge, successor, run, movedRuns, predecessorEvents: carded.events, successorEvents };
+}
+
+interface WriteIds {
+  now: Date;
+  edgeId: string;
+  manifestId: string;
+}
+
+/** The successor, opened by its banner and the message it answers: replayed exactly, or a branch's own. */
+function openSuccessor(write: ContinuationWrite, streak: number, { now, edgeId, manifestId }: WriteIds) {
+  const { viewer, input, actor, branchMessage, predecessor } = write;
+  const initiating = write.prepared.initiating;
+  const successor = continuationSession({
+    accountId: viewer.accountId,
+    title: input.title.trim(),
+    description: input.description,
+    createdAt: now,
+    predecessor,
+    continuationStreak: streak,
+  });
+  const opened = chainEvents(successor, [
+    {
+      kind: EventKind.CONTINUATION,
+      text: `Continued from "${predecessor.title}"`,
+      data: { role: 'banner', edgeId, manifestId, predecessorId: predecessor.id, predecessorTitle: predecessor.title, reason: input.reason, actor },
+    },
+    branchMessage
+      ? { kind: EventKind.USER_MESSAGE, text: branchMessage.text, clientMessageId: branchMessage.clientMessageId, attachmentCids: branchMessage.attachmentCids }
+      : {
+          kind: EventKind.USER_MESSAGE,
+          text: initiating!.text,
+          replayOfId: initiating!.id,
+          // The same attachments by cid: linked again, never copied.
+          attachmentCids: initiating!.attachmentCids,
+          tokenCount: initiating!.data == null ? initiating!.tokenCount : undefined,
+        },
+  ]);
+  Object.assign(successor, opened.totals);
+  return { successor, successorEvents: opened.events };
+}
+
+/** The predecessor's durable transition card: where it continued, why, and what was carried. */
+function transitionCard(write: ContinuationWrite, successor: SessionEntity, handoff: Handoff, projection: Projection, { edgeId, manifestId }: WriteIds) {
+  const { input, actor, predecessor, prepared } = write;
+  // A cited range split by the budget counts as included: the successor sees its end.
+  const included = projection.citedItems.filter((items) => items.some((item) => item.status === ManifestItemStatus.INCLUDED)).length;
+  const handoffShown = projection.sections.some((section) => section.kind === ContextSectionKind.HANDOFF);
+  return chainEvents(predecessor, [
+    {
+      kind: EventKind.CONTINUATION,
+      text: `Continued in "${successor.title}"`,
+      data: {
+        role: 'transition_card',
+        edgeId,
+        manifestId,
+        successorId: successor.id,
+        successorTitle: successor.title,
+        reason: input.reason,
+        actor,
+        carried: describeCarried(handoff, handoffShown, included, prepared.transferred),
+        includedSources: included,
+        omittedSources: prepared.sources.length - included,
+      },
+    },
+  ]);
+}
+
+/** The plan's next revision: carried into the successor whole, or closed in the predecessor. */
+function planRevisions(write: ContinuationWrite, successor: SessionEntity, now: Date): PlanRevisionEntity[] {
+  const { plan, transferred } = write.prepared;
+  if (plan && transferred.plan === PlanTransfer.CARRY) return [nextPlanRevision(successor, null, { closed: false, steps: plan.steps }, now)];
+  if (plan && transferred.plan === PlanTransfer.CLOSE) return [nextPlanRevision(write.predecessor, plan, { closed: true, steps: plan.steps }, now)];
+  return [];
 }
