@@ -5,7 +5,7 @@ import { PlanTransfer, SourceKind, lineageBlock, normalizeHandoff } from '../ser
 import { EventRangeRead, ManifestItemStatus, ProjectedEvent, ProjectionRequest } from '../server/src/modules/continuation/projection/model';
 import { compileProjection } from '../server/src/modules/continuation/projection/compile';
 import { EventKind, eventTokenCount } from '../server/src/modules/conversation/transcript';
-import { AGENT_TOOLS } from '../server/src/modules/continuation/continuations.service';
+import { AGENT_TOOLS } from '../server/src/shared/agent-tools';
 import { GraphQLClient } from './graphql';
 import { fixed, median, ratioCell, spread, Spread, table } from './stats';
 import { chainMessages, insertMessages } from './transcript';
@@ -286,7 +286,7 @@ async function compileRequest(sql: ClientBase, accountId: string, accountName: s
       accountId,
       accountName,
       grants: ['read and write every session, event, resource and memory entry of this account'],
-      tools: AGENT_TOOLS,
+      tools: [...AGENT_TOOLS],
     },
     transferred: { plan: PlanTransfer.OMIT, planRevision: null, pendingRunIds: [], pinnedTools: [], pinnedResources: [] },
     carriedPlan: null,

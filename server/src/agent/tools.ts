@@ -12,6 +12,7 @@ import { SearchScope } from '../modules/search/search';
 import { SessionService } from '../modules/conversation/sessions.service';
 import { TranscriptService } from '../modules/conversation/transcript.service';
 import { Viewer } from '../shared/viewer';
+import type { AgentToolName } from '../shared/agent-tools';
 
 /** The most events one read_events call returns; the model reads longer ranges in parts. */
 export const READ_EVENTS_MAX = 50;
@@ -25,7 +26,7 @@ export const ATTACHMENT_TEXT_MAX_CHARS = 12_000;
 const id = (description: string) => ({ type: 'string', description });
 
 /** Exact recall and delegation, offered to every model beside continue_session. */
-export const RUNTIME_TOOLS: ModelToolDefinition[] = [
+export const RUNTIME_TOOLS: (ModelToolDefinition & { name: AgentToolName })[] = [
   {
     name: 'read_events',
     description: 'Read exact events of a session of this account by seq range (at most 50 at a time): the record, not a summary.',

@@ -10,6 +10,7 @@ import { RUNTIME_TOOLS, RecallServices, RecallTools } from '../agent/tools';
 import type { ContinuationService } from '../modules/continuation/continuations.service';
 import type { ProposalService } from '../modules/continuation/approval/proposals.service';
 import type { Viewer } from '../shared/viewer';
+import { RECALL_TOOLS, isRecallTool } from '../shared/agent-tools';
 
 export interface McpServices extends RecallServices {
   continuations: ContinuationService;
@@ -18,7 +19,6 @@ export interface McpServices extends RecallServices {
 
 type InputSchema = Tool['inputSchema'];
 
-const RECALL_TOOLS = ['search_history', 'read_events', 'read_manifest', 'walk_lineage', 'read_resource', 'read_memory', 'read_attachment'];
 const sessionIdProperty = (description: string) => ({ sessionId: { type: 'string', description } });
 
 /** A recall tool's definition, with the session it reads from made explicit: an outside agent has no "this session". */
@@ -126,7 +126,7 @@ export class McpTools {
       case 'continue_session':
         return this.continueSession(viewer, args);
       default:
-        return RECALL_TOOLS.includes(name) ? this.recallTool(viewer, name, args) : null;
+        return isRecallTool(name) ? this.recallTool(viewer, name, args) : null;
     }
   }
 

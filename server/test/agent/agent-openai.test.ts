@@ -1,5 +1,5 @@
 import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
-import { AGENT_TOOLS } from '../../src/modules/continuation/continuations.service';
+import { AGENT_TOOLS } from '../../src/shared/agent-tools';
 import { GraphQLTestClient } from '../helpers/graphql-client';
 import { continuation, continueSession, createSession } from '../helpers/continuations';
 import { FakeOpenAI, agentOn, startFakeOpenAI } from '../helpers/fake-openai';

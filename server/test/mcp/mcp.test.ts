@@ -47,13 +47,13 @@ describe('MCP over Streamable HTTP at /mcp', () => {
       'create_session',
       'append_message',
       'continue_session',
-      'search_history',
       'read_events',
+      'search_history',
       'read_manifest',
-      'walk_lineage',
       'read_resource',
       'read_memory',
       'read_attachment',
+      'walk_lineage',
     ]);
     const continueTool = tools.find((tool) => tool.name === 'continue_session')!;
     expect(continueTool.inputSchema.required).toEqual(expect.arrayContaining(['sessionId', 'handoff', 'sources', 'reason', 'title']));

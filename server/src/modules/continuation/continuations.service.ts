@@ -31,7 +31,7 @@ import type { Recommendation } from './assisted/recommendations.service';
 import { Viewer } from '../../shared/viewer';
 import { metrics } from '../../platform/observability/metrics';
 
-export { AGENT_TOOLS, DEFAULT_CONTINUATION_POLICY, type ContinuationPolicy } from './steps/policy';
+export { DEFAULT_CONTINUATION_POLICY, type ContinuationPolicy } from './steps/policy';
 
 /** A text attachment is read for an excerpt only up to this size, so that citing a file never reads a large one whole. */
 const ATTACHMENT_EXCERPT_MAX_BYTES = 256 * 1024;

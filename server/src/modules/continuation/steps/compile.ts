@@ -13,7 +13,8 @@ import { ContinuationSnapshot } from '../continuation.repository';
 import { Recommendation, rankedSources } from '../assisted/recommendations.service';
 import { Viewer } from '../../../shared/viewer';
 import { assertTurnBoundary, initiatingEvent, transferablePendingRuns } from './checks';
-import { AGENT_TOOLS, ContinuationPolicy } from './policy';
+import { ContinuationPolicy } from './policy';
+import { AGENT_TOOLS } from '../../../shared/agent-tools';
 import { refuse } from './refusal';
 import { CitedAttachment, projected, resolveSources, transferredState } from './sources';
 import { AttachmentReference } from '../../attachments/attachments';
@@ -109,7 +110,7 @@ export async function compile(
         accountId: viewer.accountId,
         accountName: viewer.name,
         grants: ['read and write every session, event, resource and memory entry of this account'],
-        tools: AGENT_TOOLS,
+        tools: [...AGENT_TOOLS],
       },
       transferred: prepared.transferred,
       carriedPlan: prepared.transferred.plan === PlanTransfer.CARRY ? prepared.plan : null,

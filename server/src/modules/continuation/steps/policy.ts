@@ -14,6 +14,3 @@ export const DEFAULT_CONTINUATION_POLICY: ContinuationPolicy = {
   perAccountPerMinute: 600,
   defaultTokenBudget: DEFAULT_TOKEN_BUDGET,
 };
-
-/** Tools every agent of this server may call; a successor's identity lists them, recomputed each time. */
-export const AGENT_TOOLS = ['continue_session', 'read_events', 'search_history', 'read_manifest', 'read_resource', 'read_memory', 'read_attachment', 'walk_lineage', 'delegate'];

@@ -12,7 +12,7 @@ import { readEventRanges } from '../continuation.repository';
 import { latestPlan } from '../../plans/plan.repository';
 import { resolveMemorySource, resolveResourceSource } from '../../resources/resources.service';
 import { Viewer } from '../../../shared/viewer';
-import { AGENT_TOOLS } from './policy';
+import { AGENT_TOOLS, isAgentTool } from '../../../shared/agent-tools';
 import { refuse } from './refusal';
 
 type Pin = ResolvedContentSource | UnavailableSource;
@@ -169,7 +169,7 @@ export async function transferredState(
       { path: ['input', 'transfer', 'plan'], message: plan ? `Plan revision ${plan.revision} is closed.` : 'The session has no plan.' },
     ]);
   }
-  const unknownTools = (transfer?.pinnedTools ?? []).filter((tool) => !AGENT_TOOLS.includes(tool));
+  const unknownTools = (transfer?.pinnedTools ?? []).filter((tool) => !isAgentTool(tool));
   if (unknownTools.length > 0) {
     refuse(ErrorCode.INVALID_INPUT, `Unknown tools cannot be pinned: ${unknownTools.join(', ')}.`, [
       { path: ['input', 'transfer', 'pinnedTools'], message: `Known tools: ${AGENT_TOOLS.join(', ')}.` },
