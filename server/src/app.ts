@@ -19,7 +19,7 @@ import { attachmentsRouter } from './modules/attachments/attachments.route';
 import { AttachmentService } from './modules/attachments/attachments.service';
 import { DatabaseAttachmentStorage } from './modules/attachments/storage/database-storage';
 import { S3AttachmentStorage } from './modules/attachments/storage/s3-storage';
-import { DEFAULT_APPROVAL_SETTINGS, ProposalService } from './modules/continuation/approval/proposals.service';
+import { DEFAULT_APPROVAL_SETTINGS, ProposalService } from './modules/continuation/proposals.service';
 import { RecommendationService } from './modules/continuation/assisted/recommendations.service';
 import { ContinuationService } from './modules/continuation/continuations.service';
 import { LineageService } from './modules/continuation/lineage/lineage.service';

@@ -4,7 +4,7 @@ import { ContinuationApproval } from './modules/conversation/sessions';
 import type { DestinationStream } from 'pino';
 import { DEFAULT_RECONNECT_OPTIONS } from './platform/pubsub/postgres-event-target';
 import { ContinuationPolicy, DEFAULT_CONTINUATION_POLICY } from './modules/continuation/continuations.service';
-import { ApprovalSettings, DEFAULT_APPROVAL_SETTINGS } from './modules/continuation/approval/proposals.service';
+import { ApprovalSettings, DEFAULT_APPROVAL_SETTINGS } from './modules/continuation/proposals.service';
 import { LOG_LEVELS, LogLevel } from './platform/observability/logger';
 import { DEFAULT_ATTACHMENT_MAX_BYTES } from './modules/attachments/attachments';
 import type { S3StorageOptions } from './modules/attachments/storage/s3-storage';

@@ -44,6 +44,48 @@ function functionLengths(file: string): { name: string; lines: number }[] {
   return found;
 }
 
+/** The relative imports of a file, as absolute paths without their extension. */
+function importsOf(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)].map((match) => path.resolve(path.dirname(file), match[1]));
+}
+
+/**
+ * Circles among a folder's rooms (its files, and its subfolders taken whole): inside every folder
+ * imports run one way too, so that its rooms stand in floors. Each circle is named by its rooms.
+ */
+function roomCircles(folder: string): string[] {
+  const roomOf = (target: string) => {
+    const first = path.relative(folder, target).split(path.sep)[0];
+    return first.startsWith('..') ? null : first.replace(/\.ts$/, '');
+  };
+  const edges = new Map<string, Set<string>>();
+  for (const file of files.filter((candidate) => candidate.startsWith(folder + path.sep))) {
+    const from = roomOf(file)!;
+    for (const target of importsOf(file)) {
+      const to = roomOf(target);
+      if (to !== null && to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+    }
+  }
+  // A room on a path back to itself is in a circle: walk from each room, depth first.
+  const circles = new Set<string>();
+  const walk = (room: string, trail: string[]) => {
+    for (const next of edges.get(room) ?? []) {
+      const at = trail.indexOf(next);
+      if (at >= 0) circles.add([...trail.slice(at)].sort().join(' <-> '));
+      else walk(next, [...trail, next]);
+    }
+  };
+  for (const room of edges.keys()) walk(room, [room]);
+  return [...circles].map((circle) => `${relative(folder) || '.'}: ${circle}`);
+}
+
+function folders(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const child = path.join(dir, name);
+    return statSync(child).isDirectory() && name !== '__tests__' ? [child, ...folders(child)] : [];
+  });
+}
+
 describe('the server layout', () => {
   it('keeps its import rules: no circle, platform and shared import no module, modules only those below them, adapters never the API layer', async () => {
     // The rules and why are in .dependency-cruiser.cjs; a violation fails with its list.
@@ -52,6 +94,11 @@ describe('the server layout', () => {
     });
     await expect(run.then(({ stdout }) => stdout)).resolves.toContain('no dependency violations found');
   }, 120_000);
+
+  it('inside every folder, its files and subfolders import one another without a circle', () => {
+    const src = path.join(serverDir, 'src');
+    expect([src, ...folders(src)].flatMap(roomCircles)).toEqual([]);
+  });
 
   it(`has no hand-written source file over ${MAX_FILE_LINES} lines`, () => {
     const long = files.map((file) => ({ file: relative(file), lines: readFileSync(file, 'utf8').split('\n').length })).filter(({ lines }) => lines > MAX_FILE_LINES);

@@ -1,6 +1,6 @@
 import type { AccountsContext } from '../modules/accounts/accounts.context';
 import { conversationLoaders } from '../modules/conversation/graphql/conversation.context';
-import { continuationLoaders, ContinuationContext, ContinuationServices } from '../modules/continuation/continuation.context';
+import { continuationLoaders, ContinuationContext, ContinuationServices } from '../modules/continuation/graphql/continuation.context';
 import { planLoaders } from '../modules/plans/plans.context';
 import type { ResourcesContext } from '../modules/resources/resources.context';
 import type { SearchContext } from '../modules/search/search.context';

@@ -3,12 +3,12 @@ import { ContinuationApproval } from '../modules/conversation/sessions';
 import { GraphQLSchema } from 'graphql';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Actor } from '../modules/continuation/continuations';
-import { proposalAnswer } from '../modules/continuation/approval/proposals';
+import { proposalAnswer } from '../modules/continuation/proposals';
 import { ErrorCode, OperationFailure } from '../shared/errors';
 import { continueSessionTool, continueSessionToolRequest } from '../modules/continuation/continue-session.tool';
 import { RUNTIME_TOOLS, RecallServices, RecallTools } from '../agent/tools';
 import type { ContinuationService } from '../modules/continuation/continuations.service';
-import type { ProposalService } from '../modules/continuation/approval/proposals.service';
+import type { ProposalService } from '../modules/continuation/proposals.service';
 import type { Viewer } from '../shared/viewer';
 import { RECALL_TOOLS, isRecallTool } from '../shared/agent-tools';
 

@@ -2,7 +2,7 @@ import { AccountEntity } from './accounts/account.entity';
 import { ApiKeyEntity } from './accounts/api-key.entity';
 import { AttachmentEntity } from './attachments/attachment.entity';
 import { ContinuationEdgeEntity } from './continuation/continuation-edge.entity';
-import { ContinuationProposalEntity } from './continuation/approval/continuation-proposal.entity';
+import { ContinuationProposalEntity } from './continuation/continuation-proposal.entity';
 import { EventEntity } from './conversation/event.entity';
 import { MemoryEntryEntity } from './resources/memory-entry.entity';
 import { MemoryPathEntity } from './resources/memory-path.entity';

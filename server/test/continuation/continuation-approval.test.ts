@@ -4,7 +4,7 @@ import { eventsOf, runsOf, sessionOf, settledRuns } from '../helpers/runs';
 import { startTestServer, TestServer } from '../helpers/test-server';
 import { DEFAULT_AGENT_CONFIG } from '../../src/config';
 import { verifyDatabase } from '../../src/modules/integrity/integrity.service';
-import { DEFAULT_APPROVAL_SETTINGS } from '../../src/modules/continuation/approval/proposals.service';
+import { DEFAULT_APPROVAL_SETTINGS } from '../../src/modules/continuation/proposals.service';
 import type { Violation } from '../../src/modules/integrity/invariants';
 
 const BUILTIN = { ...DEFAULT_AGENT_CONFIG, provider: 'builtin' as const, pollMs: 50 };

@@ -3,7 +3,7 @@ import { GraphQLSchema } from 'graphql';
 import type { AttachmentService } from '../../modules/attachments/attachments.service';
 import { continueSessionTool } from '../../modules/continuation/continue-session.tool';
 import type { ContinuationService } from '../../modules/continuation/continuations.service';
-import type { ProposalService } from '../../modules/continuation/approval/proposals.service';
+import type { ProposalService } from '../../modules/continuation/proposals.service';
 import type { ContinuationNotifier } from '../../modules/continuation/notifications';
 import { RunKind } from '../../modules/conversation/runs';
 import { RunEntity } from '../../modules/conversation/run.entity';

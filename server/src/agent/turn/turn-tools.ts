@@ -2,7 +2,7 @@ import { GraphQLSchema } from 'graphql';
 import { Actor } from '../../modules/continuation/continuations';
 import { continueSessionToolRequest } from '../../modules/continuation/continue-session.tool';
 import type { ContinuationService } from '../../modules/continuation/continuations.service';
-import type { ProposalService } from '../../modules/continuation/approval/proposals.service';
+import type { ProposalService } from '../../modules/continuation/proposals.service';
 import { RunKind } from '../../modules/conversation/runs';
 import { ContinuationApproval } from '../../modules/conversation/sessions';
 import { EventKind } from '../../modules/conversation/transcript';

@@ -1,6 +1,6 @@
 import './graphql/continuation.enums';
-import { ManifestProposalResolver, ProposalResolver, SessionProposalResolver } from './approval/proposal.resolver';
-import { RecommendationResolver } from './assisted/recommendation.resolver';
+import { ManifestProposalResolver, ProposalResolver, SessionProposalResolver } from './graphql/proposal.resolver';
+import { RecommendationResolver } from './graphql/recommendation.resolver';
 import { ContinuationResolver, ManifestItemResolver, ProjectionManifestResolver } from './graphql/continuation.resolver';
 import { SessionLineageResolver } from './graphql/session-lineage.resolver';
 

@@ -3,8 +3,8 @@ import { EntityManager, MoreThanOrEqual } from 'typeorm';
 import type { TopicCodec } from '../../platform/pubsub/payload-codec';
 import { isId } from '../../shared/ids';
 import { ContinuationEdgeEntity } from './continuation-edge.entity';
-import type { ContinuationProposalEntity } from './approval/continuation-proposal.entity';
-import { proposalsChangedSince } from './approval/proposal.repository';
+import type { ContinuationProposalEntity } from './continuation-proposal.entity';
+import { proposalsChangedSince } from './proposal.repository';
 import type { ContinuationNotifier } from './notifications';
 
 /** A continuation as published: ids only, resolved again by each subscriber under its own account. */

@@ -1,6 +1,6 @@
 import type { ConversationNotifier } from '../conversation/notifications';
 import type { ContinuationEdgeEntity } from './continuation-edge.entity';
-import type { ContinuationProposalEntity } from './approval/continuation-proposal.entity';
+import type { ContinuationProposalEntity } from './continuation-proposal.entity';
 
 /** Where continuations, and the conversation changes they make, are announced after commit. */
 export interface ContinuationNotifier extends ConversationNotifier {

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { Actor, ContinuationReason, Handoff, SourceInput, TransferredState } from './continuations';
 import type { CompiledSection, ManifestItem } from './projection/model';
-import type { ManifestProposal } from './approval/proposals';
+import type { ManifestProposal } from './proposals';
 
 /** The exact sources and state a successor started from. Stored once; a trigger refuses changes. */
 @Entity({ name: 'projection_manifests' })

@@ -6,7 +6,7 @@ import { RecommendedContent } from '../projection/model';
 import { DEFAULT_RECOMMENDATIONS, MAX_RECOMMENDATIONS, RankedRange, purposeQuery, rankSources, validatePurpose } from './recommendations';
 import { SessionEntity } from '../../conversation/session.entity';
 import { purposeContent, purposeHits, recalledRanges } from './recommendation.repository';
-import { resolveContentSource } from '../steps/sources';
+import { resolveContentSource } from '../content-source.repository';
 import { Viewer } from '../../../shared/viewer';
 
 /** A recommendation as the compiler and the API take it: a ranked range, or content resolved exactly. */

@@ -1,6 +1,6 @@
 import { registerEnumType } from 'type-graphql';
 import { Actor, ContinuationReason, PlanTransfer, SourceKind } from '../continuations';
-import { ProposalStatus } from '../approval/proposals';
+import { ProposalStatus } from '../proposals';
 import { ContextSectionKind, ManifestItemOrigin, ManifestItemStatus } from '../projection/model';
 
 registerEnumType(ContinuationReason, {

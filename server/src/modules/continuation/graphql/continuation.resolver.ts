@@ -7,7 +7,7 @@ import type { ContinuationEdgeEntity } from '../continuation-edge.entity';
 import type { EventEntity } from '../../conversation/event.entity';
 import type { ProjectionManifestEntity } from '../projection-manifest.entity';
 import type { SessionEntity } from '../../conversation/session.entity';
-import type { ContinuationContext } from '../continuation.context';
+import type { ContinuationContext } from './continuation.context';
 import { subscribedSession } from '../../conversation/graphql/conversation.context';
 import { toPayload } from '../../../shared/graphql/errors';
 import type { PublishedContinuation } from '../continuation.topics';

@@ -2,7 +2,7 @@ import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { SessionEntity } from '../../conversation/session.entity';
 import { SessionStatus } from '../../conversation/sessions';
 import { Session } from '../../conversation/graphql/session.type';
-import type { ContinuationContext } from '../continuation.context';
+import type { ContinuationContext } from './continuation.context';
 import type { ContinuationEdgeEntity } from '../continuation-edge.entity';
 import type { ProjectionManifestEntity } from '../projection-manifest.entity';
 import { ContinuationEdge, LineageNode, ResourceRef } from './continuation.type';

@@ -3,7 +3,7 @@ import { ContinueSessionRequest, Handoff, PlanTransfer, TransferredState, lineag
 import { COMPILER_VERSION, MODEL_VERSION, Projection, ProjectionSourceReader, ResolvedContentSource, ResolvedSource, UnavailableSource } from '../projection/model';
 import { compileProjection } from '../projection/compile';
 import { manifestHash } from '../projection/manifest';
-import { ManifestProposal } from '../approval/proposals';
+import { ManifestProposal } from '../proposals';
 import { ContinuationEdgeEntity } from '../continuation-edge.entity';
 import { EventEntity } from '../../conversation/event.entity';
 import { PlanRevisionEntity } from '../../plans/plan-revision.entity';

@@ -1,8 +1,8 @@
 import { EntityManager } from 'typeorm';
-import { ContinueSessionRequest, PlanTransfer, SourceInput, SourceKind, TransferredState } from '../continuations';
+import { ContinueSessionRequest, PlanTransfer, SourceKind, TransferredState } from '../continuations';
 import { ErrorCode, ErrorDetail } from '../../../shared/errors';
-import { EventRangeRead, ProjectedEvent, ProjectionSourceReader, ResolvedContentSource, ResolvedEventSource, ResolvedSource, UnavailableSource, readStart } from '../projection/model';
-import { attachmentItem, contentItem } from '../projection/manifest';
+import { EventRangeRead, ProjectedEvent, ProjectionSourceReader, ResolvedEventSource, ResolvedSource, readStart } from '../projection/model';
+import { attachmentItem } from '../projection/manifest';
 import { AttachmentReference } from '../../attachments/attachments';
 import { EventKind } from '../../conversation/transcript';
 import { EventEntity } from '../../conversation/event.entity';
@@ -10,12 +10,11 @@ import { PlanRevisionEntity } from '../../plans/plan-revision.entity';
 import { SessionEntity } from '../../conversation/session.entity';
 import { readEventRanges } from '../continuation.repository';
 import { latestPlan } from '../../plans/plan.repository';
-import { resolveMemorySource, resolveResourceSource } from '../../resources/resources.service';
+import { ContentPin, resolveContentSource } from '../content-source.repository';
 import { Viewer } from '../../../shared/viewer';
 import { AGENT_TOOLS, isAgentTool } from '../../../shared/agent-tools';
 import { refuse } from './refusal';
 
-type Pin = ResolvedContentSource | UnavailableSource;
 
 export function projected(event: EventEntity): ProjectedEvent {
   return {
@@ -125,34 +124,6 @@ async function nameHandoffManifests(manager: EntityManager, viewer: Viewer, sour
   for (const source of opening) source.handoffManifestId = bySuccessor.get(source.first.sessionId) ?? null;
 }
 
-/**
- * A resource or memory source pinned to the exact version or cid it resolves to now: a revoked
- * resource becomes an UNAVAILABLE breadcrumb; null when there is no such source.
- */
-export async function resolveContentSource(manager: EntityManager, accountId: string, source: SourceInput): Promise<Pin | null> {
-  if (source.kind === SourceKind.MEMORY) {
-    const memory = await resolveMemorySource(manager, accountId, { path: source.path!, cid: source.cid });
-    if (memory.status === 'NOT_FOUND') return null;
-    const reference = { url: null, version: null, blockId: null, path: memory.path, cid: memory.cid };
-    return { type: 'CONTENT', item: contentItem(SourceKind.MEMORY, source.relevance, reference, memory), text: memory.text };
-  }
-  const resource = await resolveResourceSource(manager, accountId, {
-    url: source.url!,
-    version: source.version,
-    blockId: source.blockId,
-  });
-  if (resource.status === 'NOT_FOUND') return null;
-  const reference = { url: resource.url, version: resource.version, blockId: resource.blockId, path: null };
-  if (resource.status === 'UNAVAILABLE') {
-    return { type: 'UNAVAILABLE', item: contentItem(SourceKind.RESOURCE, source.relevance, { ...reference, cid: null }, null) };
-  }
-  return {
-    type: 'CONTENT',
-    item: contentItem(SourceKind.RESOURCE, source.relevance, { ...reference, cid: resource.cid }, resource),
-    text: resource.text,
-  };
-}
-
 /** What the successor receives of the predecessor's structured state; the plan must exist and be open to move. */
 export async function transferredState(
   manager: EntityManager,
@@ -160,7 +131,7 @@ export async function transferredState(
   predecessor: SessionEntity,
   input: ContinueSessionRequest,
   pendingRunIds: string[],
-): Promise<{ state: TransferredState; plan: PlanRevisionEntity | null; pins: Pin[] }> {
+): Promise<{ state: TransferredState; plan: PlanRevisionEntity | null; pins: ContentPin[] }> {
   const transfer = input.transfer;
   const mode = transfer?.plan ?? PlanTransfer.OMIT;
   const plan = mode === PlanTransfer.OMIT ? null : await latestPlan(manager, predecessor.id);
@@ -175,7 +146,7 @@ export async function transferredState(
       { path: ['input', 'transfer', 'pinnedTools'], message: `Known tools: ${AGENT_TOOLS.join(', ')}.` },
     ]);
   }
-  const pins: Pin[] = [];
+  const pins: ContentPin[] = [];
   const missing: ErrorDetail[] = [];
   for (const [index, ref] of (transfer?.pinnedResources ?? []).entries()) {
     const pin = await resolveContentSource(manager, viewer.accountId, {

@@ -4,7 +4,7 @@ import { ContextSectionKind, ManifestItemStatus, Projection } from '../projectio
 import { RunKind } from '../../conversation/runs';
 import { SessionStatus } from '../../conversation/sessions';
 import { continuationSession } from '../../conversation/session-rows';
-import { ManifestProposal, ProposalStatus } from '../approval/proposals';
+import { ManifestProposal, ProposalStatus } from '../proposals';
 import { EventKind } from '../../conversation/transcript';
 import { ContinuationEdgeEntity } from '../continuation-edge.entity';
 import { EventEntity } from '../../conversation/event.entity';

@@ -1,27 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, In } from 'typeorm';
-import { Actor, ContinueSessionRequest, validateContinueSessionRequest } from '../continuations';
-import { ErrorCode, Outcome, fail, succeed, notFound, notFoundFailure } from '../../../shared/errors';
-import { isId } from '../../../shared/ids';
-import { Projection } from '../projection/model';
+import { Actor, ContinueSessionRequest, validateContinueSessionRequest } from './continuations';
+import { ErrorCode, Outcome, fail, succeed, notFound, notFoundFailure } from '../../shared/errors';
+import { isId } from '../../shared/ids';
+import { Projection } from './projection/model';
 import { DEFAULT_PROPOSAL_TTL_MS, ProposalEdits, ProposalStatus, approvedRequest, draftOf, expiresAt, proposalToolResult, proposedText, rejectedText, undecidableReason, validateNote } from './proposals';
-import { RunKind } from '../../conversation/runs';
-import { SessionStatus, ContinuationApproval } from '../../conversation/sessions';
-import { EventKind } from '../../conversation/transcript';
+import { RunKind } from '../conversation/runs';
+import { SessionStatus, ContinuationApproval } from '../conversation/sessions';
+import { EventKind } from '../conversation/transcript';
 import { ContinuationProposalEntity } from './continuation-proposal.entity';
-import { EventEntity } from '../../conversation/event.entity';
-import { RunEntity } from '../../conversation/run.entity';
-import { SessionEntity } from '../../conversation/session.entity';
-import { isUniqueViolation } from '../../../platform/db/errors';
+import { EventEntity } from '../conversation/event.entity';
+import { RunEntity } from '../conversation/run.entity';
+import { SessionEntity } from '../conversation/session.entity';
+import { isUniqueViolation } from '../../platform/db/errors';
 import { expireNextDue, lockProposal, nextExpiry, pendingProposals, supersedePending } from './proposal.repository';
-import { queuedRun } from '../../conversation/run.repository';
-import { EventDraft, appendEvents, lockSession } from '../../conversation/transcript.repository';
-import { logger } from '../../../platform/observability/logger';
-import { alignOne } from '../../../shared/batch';
-import { ContinuationResult, ContinuationService } from '../continuations.service';
-import { Refused, refuse, refuseWith } from '../steps/refusal';
-import { ContinuationNotifier } from '../notifications';
-import { Viewer } from '../../../shared/viewer';
+import { queuedRun } from '../conversation/run.repository';
+import { EventDraft, appendEvents, lockSession } from '../conversation/transcript.repository';
+import { logger } from '../../platform/observability/logger';
+import { alignOne } from '../../shared/batch';
+import { ContinuationResult, ContinuationService } from './continuations.service';
+import { Refused, refuse, refuseWith } from './steps/refusal';
+import { ContinuationNotifier } from './notifications';
+import { Viewer } from '../../shared/viewer';
 
 export interface ApprovalSettings {
   /** The approval mode of a new session that names none. */

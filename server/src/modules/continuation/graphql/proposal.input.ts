@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int } from 'type-graphql';
-import { ContinuationSourceInput, HandoffInput } from '../graphql/continuation.input';
+import { ContinuationSourceInput, HandoffInput } from './continuation.input';
 
 @InputType({
   description:

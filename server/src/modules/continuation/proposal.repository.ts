@@ -1,8 +1,8 @@
 import { EntityManager } from 'typeorm';
 import { ProposalStatus } from './proposals';
 import { ContinuationProposalEntity } from './continuation-proposal.entity';
-import { preparedQuery } from '../../../platform/db/prepared';
-import { columnList, entityFromRow, returnedRows } from '../../../platform/db/rows';
+import { preparedQuery } from '../../platform/db/prepared';
+import { columnList, entityFromRow, returnedRows } from '../../platform/db/rows';
 
 // The partial indexes hold PENDING proposals only: a statement names the status as a literal, so
 // that its generic plan, made without the values, can still use them.

@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
-import type { ContinuationContext } from '../continuation.context';
+import type { ContinuationContext } from './continuation.context';
 import { valueOrThrow } from '../../../shared/graphql/errors';
 import { SourceRecommendation } from './recommendation.type';
 

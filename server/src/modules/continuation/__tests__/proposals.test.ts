@@ -1,4 +1,4 @@
-import { ContinuationReason } from '../../continuations';
+import { ContinuationReason } from '../continuations';
 import { ContinuationDraft, ProposalStatus, approvedRequest, effectiveStatus, expiresAt, proposalIdempotencyKey } from '../proposals';
 
 const draft: ContinuationDraft = {

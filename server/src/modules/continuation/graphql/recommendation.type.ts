@@ -1,6 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { SourceKind } from '../continuations';
-import type { Recommendation } from './recommendations.service';
+import type { Recommendation } from '../assisted/recommendations.service';
 
 @ObjectType({
   description: 'A source that assisted selection recommends carrying for a purpose. Its fields are those of a ContinuationSourceInput of the same kind.',

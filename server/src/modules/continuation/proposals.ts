@@ -1,5 +1,5 @@
-import { ContinueSessionRequest, ContinuationReason, SourceInput, TransferInput } from '../continuations';
-import { ErrorDetail } from '../../../shared/errors';
+import { ContinueSessionRequest, ContinuationReason, SourceInput, TransferInput } from './continuations';
+import { ErrorDetail } from '../../shared/errors';
 
 export const ProposalStatus = { PENDING: 'PENDING', APPROVED: 'APPROVED', REJECTED: 'REJECTED', EXPIRED: 'EXPIRED' } as const;
 export type ProposalStatus = (typeof ProposalStatus)[keyof typeof ProposalStatus];

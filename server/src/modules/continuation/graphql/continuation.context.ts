@@ -1,16 +1,16 @@
 import DataLoader from 'dataloader';
 import type { PubSub } from '@graphql-yoga/subscription';
-import type { Viewer } from '../../shared/viewer';
-import type { ConversationTopics } from '../conversation/conversation.topics';
-import type { PlanLoaders, PlanServices, PlansContext } from '../plans/plans.context';
-import type { ContinuationEdgeEntity } from './continuation-edge.entity';
-import type { ContinuationService } from './continuations.service';
-import type { ContinuationTopics } from './continuation.topics';
-import type { ProjectionManifestEntity } from './projection-manifest.entity';
-import type { ContinuationProposalEntity } from './approval/continuation-proposal.entity';
-import type { ProposalService } from './approval/proposals.service';
-import type { RecommendationService } from './assisted/recommendations.service';
-import type { LineageService } from './lineage/lineage.service';
+import type { Viewer } from '../../../shared/viewer';
+import type { ConversationTopics } from '../../conversation/conversation.topics';
+import type { PlanLoaders, PlanServices, PlansContext } from '../../plans/plans.context';
+import type { ContinuationEdgeEntity } from '../continuation-edge.entity';
+import type { ContinuationService } from '../continuations.service';
+import type { ContinuationTopics } from '../continuation.topics';
+import type { ProjectionManifestEntity } from '../projection-manifest.entity';
+import type { ContinuationProposalEntity } from '../continuation-proposal.entity';
+import type { ProposalService } from '../proposals.service';
+import type { RecommendationService } from '../assisted/recommendations.service';
+import type { LineageService } from '../lineage/lineage.service';
 
 export interface ContinuationServices extends PlanServices {
   continuations: ContinuationService;
