@@ -214,7 +214,7 @@ describe('attachments', () => {
     const event = posted.event!;
     expect(event.attachments).toEqual([notes, image].map((attachment) => ({ ...attachment, createdAt: expect.any(String) })));
     const [previous] = await sql('SELECT hash FROM events WHERE session_id = $1 AND seq = 1', [sessionId]);
-    // The README's encoding: the cids, in order, as a tenth element.
+    // The encoding docs/api.md gives: the cids, in order, as a tenth element.
     const expected = createHash('sha256')
       .update(
         canonicalJson([previous.hash, sessionId, event.seq, event.kind, event.text, event.data, event.toolCallId, null, event.createdAt, [notes.cid, image.cid]]),

@@ -194,11 +194,11 @@ describe('transcript', () => {
       expect(response.errors?.[0].extensions).toMatchObject({ code: 'NOT_FOUND', details: [{ path: ['toEventId'] }] });
     });
 
-    it('chains every event hash to the previous one, as the README describes', async () => {
+    it('chains every event hash to the previous one, as docs/api.md describes', async () => {
       const all = await page(client, sessionId, '(first: 100)');
       let previous = '';
       for (const { node } of all.edges) {
-        // The README's encoding: sha256 hex of the JSON array below, no white space.
+        // The encoding docs/api.md gives: sha256 hex of the JSON array below, no white space.
         const encoded = JSON.stringify([
           previous,
           sessionId,

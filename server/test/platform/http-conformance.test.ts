@@ -4,7 +4,7 @@ import { startTestServer, TestServer } from '../helpers/test-server';
 /**
  * The GraphQL-over-HTTP audits of the graphql-http package, against the real server. Every MUST
  * passes; the SHOULDs and MAYs that this server does not meet are listed, with their reasons, in
- * the README ("GraphQL over HTTP"), and this list keeps the two in step.
+ * docs/api.md ("GraphQL over HTTP"), and this list keeps the two in step.
  */
 const UNMET_RECOMMENDATIONS = [
   // A request error is 400 under either media type, so that a client can tell it from the status alone.
@@ -43,7 +43,7 @@ describe('GraphQL over HTTP conformance', () => {
     expect(failures).toEqual([]);
   });
 
-  it('meets every recommendation (SHOULD, MAY) but the ones the README lists', async () => {
+  it('meets every recommendation (SHOULD, MAY) but the ones docs/api.md lists', async () => {
     const unmet: string[] = [];
     for (const audit of audits.filter((candidate) => !candidate.name.startsWith('MUST'))) {
       const result = await audit.fn();

@@ -213,7 +213,7 @@ export class ProjectionManifest {
   @Field(() => Int, { description: 'Tokens of the compiled initial context; never above tokenBudget.' })
   tokenCost: number;
 
-  @Field({ description: "sha256 over the manifest's canonical content (see the README)." })
+  @Field({ description: "sha256 over the manifest's canonical content (see the API documentation, docs/api.md)." })
   hash: string;
 }
 

@@ -36,7 +36,7 @@ export class SourceRecommendation {
   @Field(() => String, { nullable: true, description: 'MEMORY: the content id of the entry the path names now.' })
   cid: string | null;
 
-  @Field(() => Float, { description: 'Relevance for the purpose under the ranking the README describes; higher is better.' })
+  @Field(() => Float, { description: 'Relevance for the purpose under the ranking the API documentation describes (docs/api.md); higher is better.' })
   score: number;
 
   @Field({ description: 'Why, for a person: the matched terms, earlier recalls of the same source.' })

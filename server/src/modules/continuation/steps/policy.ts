@@ -1,6 +1,6 @@
 import { DEFAULT_TOKEN_BUDGET } from '../projection/model';
 
-/** Limits against pathological transitions; the README documents them and their variables. */
+/** Limits against pathological transitions; docs/configuration.md documents them and their variables. */
 export interface ContinuationPolicy {
   /** Continuations in a row along one lineage with no new user message between them. */
   streakLimit: number;
