@@ -1,8 +1,23 @@
+import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GraphQLTestClient } from './helpers/graphql-client';
 import { startTestServer, TestServer } from './helpers/test-server';
+import { mcpOriginAllowed } from '../src/mcp/origin';
+
+/** A POST to /mcp with exactly these headers (fetch cannot set Host); resolves with its status and body. */
+function postMcp(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (response) => {
+      let text = '';
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify(body));
+  });
+}
 
 describe('MCP over Streamable HTTP at /mcp', () => {
   let server: TestServer;
@@ -179,6 +194,61 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toBe('Bearer');
     await expect(connect('sck_wrong')).rejects.toThrow();
+  });
+
+  describe('protection against DNS rebinding', () => {
+    const createSession = (title: string) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'create_session', arguments: { title } },
+    });
+    const titles = async () =>
+      (await account.data<{ sessions: { edges: { node: { title: string } }[] } }>('{ sessions(first: 100) { edges { node { title } } } }')).sessions.edges.map(
+        (edge) => edge.node.title,
+      );
+
+    it('refuses a page of another origin with 403, even with a valid key, and writes nothing', async () => {
+      const auth = { authorization: `Bearer ${account.apiKey}` };
+      const rebound = await postMcp(server.url, { ...auth, host: 'evil.example', origin: 'http://evil.example' }, createSession('Rebound'));
+      const foreign = await postMcp(server.url, { ...auth, origin: 'http://evil.example' }, createSession('Foreign'));
+      const rebindToOwnPort = await postMcp(
+        server.url,
+        { ...auth, host: `evil.example:${new URL(server.url).port}`, origin: `http://evil.example:${new URL(server.url).port}` },
+        createSession('Rebound port'),
+      );
+      for (const refused of [rebound, foreign, rebindToOwnPort]) {
+        expect(refused.status).toBe(403);
+        expect(JSON.parse(refused.body)).toMatchObject({ jsonrpc: '2.0', error: { message: expect.stringContaining('CORS_ORIGINS') }, id: null });
+      }
+      expect((await titles()).filter((title) => /Rebound|Foreign/.test(title))).toEqual([]);
+    });
+
+    it("serves a page of the server's own origin, under each loopback name", async () => {
+      const { port } = new URL(server.url);
+      for (const name of ['127.0.0.1', 'localhost']) {
+        const served = await postMcp(
+          server.url,
+          { authorization: `Bearer ${account.apiKey}`, host: `${name}:${port}`, origin: `http://${name}:${port}` },
+          createSession(`From ${name}`),
+        );
+        expect(served.status).toBe(200);
+      }
+      expect(await titles()).toEqual(expect.arrayContaining(['From 127.0.0.1', 'From localhost']));
+    });
+
+    it('lets through origins listed in CORS_ORIGINS, and judges the own origin by the Host header off loopback', () => {
+      const listed = ['https://app.example.com'];
+      expect(mcpOriginAllowed(listed, '127.0.0.1', 'https://app.example.com', 'api.example.com')).toBe(true);
+      expect(mcpOriginAllowed('*', '127.0.0.1', 'http://evil.example', 'evil.example')).toBe(true);
+      expect(mcpOriginAllowed(listed, '127.0.0.1', undefined, 'evil.example')).toBe(true);
+      expect(mcpOriginAllowed(listed, '127.0.0.1', 'null', '127.0.0.1:4000')).toBe(false);
+      expect(mcpOriginAllowed(listed, '127.0.0.1', 'http://[::1]:4000', '[::1]:4000')).toBe(true);
+      // Listening beyond loopback (in a container, behind a proxy), the server's name is what Host says.
+      expect(mcpOriginAllowed([], '0.0.0.0', 'https://api.example.com', 'api.example.com')).toBe(true);
+      expect(mcpOriginAllowed([], '0.0.0.0', 'https://evil.example', 'api.example.com')).toBe(false);
+      expect(mcpOriginAllowed([], '127.0.0.1', 'https://api.example.com', 'api.example.com')).toBe(false);
+    });
   });
 
   it('answers GET and DELETE with 405 and Allow: POST, as a stateless server without a stream of its own may', async () => {

@@ -196,7 +196,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     const report = await options.readiness();
     res.status(report.ready ? 200 : 503).json(report);
   });
-  app.all('/mcp', mcpRoute({ services, schema }));
+  app.all('/mcp', mcpRoute({ services, schema, corsOrigins, listenHost: options.host }));
   app.use(attachmentsRouter(services));
   if (existsSync(path.join(options.clientDist, 'index.html'))) serveClient(app, options.clientDist);
   app.use(errorHandler);

@@ -4,13 +4,19 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode as RpcErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { bearerKey } from '../domain/api-keys';
+import type { CorsOrigins } from '../config';
 import type { AccountService } from '../services/accounts.service';
 import type { Viewer } from '../services/viewer';
+import { mcpOriginAllowed } from './origin';
 import { McpServices, McpTools, mcpToolDefinitions } from './tools';
 
 export interface McpRouteOptions {
   services: McpServices & { accounts: AccountService };
   schema: GraphQLSchema;
+  /** Origins of web pages allowed to call the API besides the server's own (CORS_ORIGINS). */
+  corsOrigins: CorsOrigins;
+  /** The address the server listens on. */
+  listenHost: string;
 }
 
 /** A refusal before MCP sees the request, in JSON-RPC's error shape with the code the SDK's transport uses for its own. */
@@ -35,12 +41,17 @@ function mcpServer(viewer: Viewer, tools: McpTools, definitions: ReturnType<type
 /**
  * The Model Context Protocol over Streamable HTTP, stateless: each POST is answered by a server of
  * its own for the caller its Bearer key names. There are no server-initiated messages, so GET (a
- * stream for them) is 405, as the transport's specification allows.
+ * stream for them) is 405, as the transport's specification allows. A web page may call it only
+ * from the server's own origin or one listed in CORS_ORIGINS: any other Origin is 403.
  */
-export function mcpRoute({ services, schema }: McpRouteOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function mcpRoute({ services, schema, corsOrigins, listenHost }: McpRouteOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const tools = new McpTools(services, schema);
   const definitions = mcpToolDefinitions(schema);
   return async (req, res) => {
+    const { origin, host } = req.headers;
+    if (!mcpOriginAllowed(corsOrigins, listenHost, origin, host)) {
+      return sendRpcError(res, 403, `Forbidden: a page at ${origin} may not use this server's MCP tools; list the origin in CORS_ORIGINS to allow it.`);
+    }
     if (req.method !== 'POST') return sendRpcError(res, 405, 'Send MCP requests with POST.', { allow: 'POST' });
     const viewer = await services.accounts.authenticate(bearerKey(req.headers.authorization));
     if (!viewer) return sendRpcError(res, 401, 'Unauthenticated: send Authorization: Bearer <api key>.', { 'www-authenticate': 'Bearer' });
