@@ -56,7 +56,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     await server.close();
   });
 
-  it('lists the tools, each with a JSON Schema of its input', async () => {
+  it('lists the tools, each with a title, hints of what it does and a JSON Schema of its input that describes every property', async () => {
     const { tools } = await mcp.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       'create_session',
@@ -73,6 +73,86 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const continueTool = tools.find((tool) => tool.name === 'continue_session')!;
     expect(continueTool.inputSchema.required).toEqual(expect.arrayContaining(['sessionId', 'handoff', 'sources', 'reason', 'title']));
     expect(continueTool.inputSchema.properties).toHaveProperty('handoff.properties.purpose');
+
+    const readOnly = ['search_history', 'read_events', 'read_manifest', 'walk_lineage', 'read_resource', 'read_memory', 'read_attachment'];
+    for (const tool of tools) {
+      expect(tool.title).toMatch(/^[A-Z][a-z]+( [a-z]+)+$/);
+      expect(tool.annotations).toMatchObject({ readOnlyHint: readOnly.includes(tool.name), destructiveHint: false, openWorldHint: false });
+      expect(tool.inputSchema.additionalProperties).toBe(false);
+      for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect([tool.name, name, (property as { description?: string }).description]).toEqual([tool.name, name, expect.stringMatching(/\w/)]);
+      }
+    }
+    const sources = (continueTool.inputSchema.properties as { sources: { items: { oneOf: { properties: Record<string, { const?: string; description?: string }> }[] } } }).sources.items.oneOf;
+    for (const shape of sources) {
+      expect(shape.properties.kind.description).toMatch(/\w/);
+      for (const property of Object.values(shape.properties)) expect(property.description).toMatch(/\w/);
+    }
+    const shape = (kind: string) => sources.find((candidate) => candidate.properties.kind.const === kind)!.properties;
+    expect(shape('attachment').cid.description).toMatch(/^The file's content id, the sha256 of its bytes/);
+    expect(shape('attachment').cid.description).not.toMatch(/MEMORY|memory|path/);
+    expect(shape('memory').cid.description).toMatch(/^An exact entry's content id/);
+    expect(shape('session_event').sessionId.description).toBe('The session holding the events.');
+    const walk = tools.find((tool) => tool.name === 'walk_lineage')!;
+    expect(walk.inputSchema.required).toEqual(['sessionId']);
+    expect(JSON.stringify(walk)).not.toMatch(/by default|absent/);
+  });
+
+  it('refuses arguments that do not fit the input schema, naming what is wrong, and writes nothing', async () => {
+    const before = (await account.data<{ sessions: { totalCount: number } }>('{ sessions { totalCount } }')).sessions.totalCount;
+    const refusals = await Promise.all([
+      call('create_session', { title: 'Extra', colour: 'blue' }),
+      call('create_session', { title: 7 }),
+      call('walk_lineage', {}),
+      call('walk_lineage', { sessionId: '' }),
+      call('search_history', { sessionId: '00000000-0000-4000-8000-000000000000', query: 'x', scope: 'EVERYWHERE' }),
+    ]);
+    expect(refusals.map((result) => [result.isError, jsonOf(result).code])).toEqual(refusals.map(() => [true, 'INVALID_INPUT']));
+    expect(refusals.map((result) => jsonOf(result).message)).toEqual([
+      'create_session: colour is not a known property (known here: title, description).',
+      'create_session: title must be a string.',
+      'walk_lineage: sessionId is required.',
+      'walk_lineage: sessionId must not be empty.',
+      'search_history: scope must be one of SESSION, LINEAGE, ACCOUNT.',
+    ]);
+    expect((await account.data<{ sessions: { totalCount: number } }>('{ sessions { totalCount } }')).sessions.totalCount).toBe(before);
+  });
+
+  it("reports a mistake in a continuation's source against the shape its kind names", async () => {
+    const sessionId = await sessionWith('Sources', ['hello']);
+    const args = (source: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+      sessionId,
+      title: 'Next',
+      reason: 'topic_change',
+      handoff: { purpose: 'p', currentRequest: 'r' },
+      sources: [{ relevance: 'needed', ...source }],
+      ...extra,
+    });
+    const messages = await Promise.all(
+      [
+        args({ kind: 'resource', url: 'https://example.com/a', eventId: 'e1' }),
+        args({ kind: 'attachment' }),
+        args({ kind: 'webpage', url: 'https://example.com/a' }),
+        args({ kind: 'memory', path: 'notes/a' }, { tokenBudget: 100 }),
+      ].map(async (input) => jsonOf(await call('continue_session', input)).message),
+    );
+    expect(messages).toEqual([
+      'continue_session: sources.0.eventId is not a known property (known here: kind, relevance, url, version, blockId).',
+      'continue_session: sources.0.cid is required.',
+      'continue_session: sources.0.kind must be one of session_events, session_event, resource, memory, attachment.',
+      expect.stringMatching(/^continue_session: tokenBudget is not a known property \(known here: sessionId, idempotencyKey, initiatingEventId, /),
+    ]);
+    const { session } = await account.data<{ session: { status: string } }>('query ($id: ID!) { session(id: $id) { status } }', { id: sessionId });
+    expect(session.status).toBe('ACTIVE');
+  });
+
+  it('says what is wrong with a manifest id that is not one', async () => {
+    const refused = await call('read_manifest', { manifestId: 'manifest-1' });
+    expect(refused.isError).toBe(true);
+    expect(jsonOf(refused)).toEqual({
+      code: 'INVALID_INPUT',
+      message: '"manifest-1" is not a manifest id: manifest ids are UUIDs, as walk_lineage and the lineage block name them.',
+    });
   });
 
   it('finds an earlier message with search_history and reads it back with read_events', async () => {

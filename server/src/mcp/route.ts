@@ -8,7 +8,7 @@ import type { CorsOrigins } from '../config';
 import type { AccountService } from '../services/accounts.service';
 import type { Viewer } from '../services/viewer';
 import { mcpOriginAllowed } from './origin';
-import { McpServices, McpTools, mcpToolDefinitions } from './tools';
+import { McpServices, McpTools } from './tools';
 
 export interface McpRouteOptions {
   services: McpServices & { accounts: AccountService };
@@ -27,9 +27,9 @@ function sendRpcError(res: ServerResponse, status: number, message: string, head
 }
 
 /** An MCP server for one caller. The low-level Server takes the tools' JSON Schemas as they are. */
-function mcpServer(viewer: Viewer, tools: McpTools, definitions: ReturnType<typeof mcpToolDefinitions>): Server {
+function mcpServer(viewer: Viewer, tools: McpTools): Server {
   const server = new Server({ name: 'session-continuation', version: '0.1.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.definitions }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const result = await tools.call(viewer, request.params.name, request.params.arguments ?? {});
     if (!result) throw new McpError(RpcErrorCode.InvalidParams, `There is no tool named ${request.params.name}.`);
@@ -46,7 +46,6 @@ function mcpServer(viewer: Viewer, tools: McpTools, definitions: ReturnType<type
  */
 export function mcpRoute({ services, schema, corsOrigins, listenHost }: McpRouteOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const tools = new McpTools(services, schema);
-  const definitions = mcpToolDefinitions(schema);
   return async (req, res) => {
     const { origin, host } = req.headers;
     if (!mcpOriginAllowed(corsOrigins, listenHost, origin, host)) {
@@ -55,7 +54,7 @@ export function mcpRoute({ services, schema, corsOrigins, listenHost }: McpRoute
     if (req.method !== 'POST') return sendRpcError(res, 405, 'Send MCP requests with POST.', { allow: 'POST' });
     const viewer = await services.accounts.authenticate(bearerKey(req.headers.authorization));
     if (!viewer) return sendRpcError(res, 401, 'Unauthenticated: send Authorization: Bearer <api key>.', { 'www-authenticate': 'Bearer' });
-    const server = mcpServer(viewer, tools, definitions);
+    const server = mcpServer(viewer, tools);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => void server.close());
     await server.connect(transport);
