@@ -93,6 +93,13 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(shape('attachment').cid.description).not.toMatch(/MEMORY|memory|path/);
     expect(shape('memory').cid.description).toMatch(/^An exact entry's content id/);
     expect(shape('session_event').sessionId.description).toBe('The session holding the events.');
+    // The API's own input type, which the tool's sources are generated from, names every shape too.
+    const { __type, kinds } = await account.data<{ __type: { description: string }; kinds: { enumValues: { name: string }[] } }>(
+      '{ __type(name: "ContinuationSourceInput") { description } kinds: __type(name: "SourceKind") { enumValues { name } } }',
+    );
+    expect(kinds.enumValues).toHaveLength(sources.length);
+    for (const { name } of kinds.enumValues) expect(__type.description).toMatch(new RegExp(`\\b${name} \\(`));
+    expect(__type.description).toMatch(new RegExp(`^One of ${['', '', 'two', 'three', 'four', 'five', 'six'][sources.length]} shapes`));
     const walk = tools.find((tool) => tool.name === 'walk_lineage')!;
     expect(walk.inputSchema.required).toEqual(['sessionId']);
     expect(JSON.stringify(walk)).not.toMatch(/by default|absent/);
