@@ -263,6 +263,10 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(jsonOf(memory)).toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  it('answers a call of a tool it does not have with a protocol error, its message said once', async () => {
+    await expect(mcp.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602, message: 'MCP error -32602: There is no tool named nope.' });
+  });
+
   it("keeps each account's sessions to itself", async () => {
     const sessionId = await sessionWith('Private', ['a secret plan']);
     const other = await connect((await server.newAccount('other')).apiKey!);

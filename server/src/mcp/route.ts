@@ -2,7 +2,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLSchema } from 'graphql';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode as RpcErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode as RpcErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { bearerKey } from '../domain/api-keys';
 import type { CorsOrigins } from '../config';
 import type { AccountService } from '../services/accounts.service';
@@ -26,13 +26,26 @@ function sendRpcError(res: ServerResponse, status: number, message: string, head
   res.end(body);
 }
 
+/**
+ * A JSON-RPC error whose message goes on the wire as written. The SDK's McpError writes "MCP
+ * error <code>: " into its message, and a client receiving it adds that prefix again.
+ */
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** An MCP server for one caller. The low-level Server takes the tools' JSON Schemas as they are. */
 function mcpServer(viewer: Viewer, tools: McpTools): Server {
   const server = new Server({ name: 'session-continuation', version: '0.1.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.definitions }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const result = await tools.call(viewer, request.params.name, request.params.arguments ?? {});
-    if (!result) throw new McpError(RpcErrorCode.InvalidParams, `There is no tool named ${request.params.name}.`);
+    if (!result) throw new RpcError(RpcErrorCode.InvalidParams, `There is no tool named ${request.params.name}.`);
     return result;
   });
   return server;
