@@ -119,7 +119,12 @@ export interface Client {
 
 /** The GraphQL endpoint of a server named by its URL or by the endpoint itself; a TypeError for a URL that is not http(s). */
 function graphqlEndpoint(url: string): string {
-  const parsed = URL.canParse(url) ? new URL(url) : null;
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Named below, with what a URL looks like.
+  }
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
     throw new TypeError(`createClient: url must be the server's http(s) URL, such as http://127.0.0.1:4000 (got "${url}").`);
   }
