@@ -191,7 +191,8 @@ export class RecallTools {
       case 'read_attachment':
         return this.readAttachment(viewer, args);
       case 'walk_lineage':
-        return this.walkLineage(viewer, typeof args.sessionId === 'string' ? args.sessionId : sessionId);
+        // An empty id is no id: the model meant this session.
+        return this.walkLineage(viewer, typeof args.sessionId === 'string' && args.sessionId !== '' ? args.sessionId : sessionId);
       default:
         return null;
     }
