@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -13,6 +15,21 @@ const bin = fileURLToPath(new URL('../bin/session-continuation-mcp.js', import.m
 /** An MCP client that starts the bin as an MCP client configured with it would. */
 function stdioTransport(env: Record<string, string>) {
   return new StdioClientTransport({ command: process.execPath, args: [bin], env: { PATH: process.env.PATH!, ...env }, stderr: 'pipe' });
+}
+
+/** Runs the bin to its exit, as a person trying a setting would; its standard error and exit code. */
+function runBin(env: Record<string, string>): { stderr: string; status: number | null } {
+  const { stderr, status } = spawnSync(process.execPath, [bin], { env: { PATH: process.env.PATH!, ...env }, input: '', encoding: 'utf8', timeout: 20_000 });
+  return { stderr, status };
+}
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => probe.once('listening', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 const textOf = (result: CallToolResult, index = 0) => (result.content[index] as { type: 'text'; text: string }).text;
@@ -74,6 +91,33 @@ describe('session-continuation-mcp over stdio', () => {
     const refused = await call('read_manifest', { manifestId: '00000000-0000-4000-8000-000000000000' });
     assert.equal(refused.isError, true);
     assert.equal(jsonOf(refused).code, 'NOT_FOUND');
+  });
+
+  it('passes a protocol error on with its code and message once', async () => {
+    await assert.rejects(mcp.callTool({ name: 'nope', arguments: {} }), { code: -32602, message: 'MCP error -32602: There is no tool named nope.' });
+  });
+
+  it('takes the MCP endpoint itself as SC_URL too', async () => {
+    const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+    await client.connect(stdioTransport({ SC_URL: `${server.url}/mcp/`, SC_API_KEY: server.apiKey }));
+    const { tools } = await client.listTools();
+    await client.close();
+    assert.ok(tools.some((tool) => tool.name === 'walk_lineage'));
+  });
+
+  it('refuses an SC_URL that is not a URL in one line, before connecting', () => {
+    for (const url of ['notaurl', 'ftp://example.com']) {
+      const { stderr, status } = runBin({ SC_URL: url, SC_API_KEY: server.apiKey });
+      assert.equal(status, 2);
+      assert.equal(stderr, `session-continuation-mcp: SC_URL must be the server's URL: "${url}" is not an http(s) URL such as http://127.0.0.1:4000.\n`);
+    }
+  });
+
+  it('says in one line that nothing answers at SC_URL', async () => {
+    const port = await closedPort();
+    const { stderr, status } = runBin({ SC_URL: `http://127.0.0.1:${port}`, SC_API_KEY: server.apiKey });
+    assert.equal(status, 1);
+    assert.match(stderr, new RegExp(`^session-continuation-mcp: cannot reach the MCP tools at http://127\\.0\\.0\\.1:${port}/mcp: .*ECONNREFUSED.*\\n$`));
   });
 
   it('exits saying why when the server refuses its key', async () => {

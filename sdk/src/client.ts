@@ -8,6 +8,7 @@ import {
   LINEAGE,
   POST_MESSAGE,
   SEARCH_EVENTS,
+  SESSIONS,
   type TypedDocument,
 } from './operations.js';
 import type {
@@ -16,14 +17,20 @@ import type {
   CreateSessionInput,
   EventSearchConnection,
   LineageEntry,
+  ListSessionsArgs,
   PostMessageInput,
   PostMessageResult,
   SearchEventsArgs,
   Session,
+  SessionConnection,
 } from './types.js';
 
 export interface ClientOptions {
-  /** The server's base URL, e.g. `http://127.0.0.1:4000`; the API is at `/graphql` below it. */
+  /**
+   * The server's URL, e.g. `http://127.0.0.1:4000`, or its GraphQL endpoint,
+   * `http://127.0.0.1:4000/graphql`: both name the same API. Subscriptions use the same endpoint
+   * over WebSocket (`ws:` or `wss:`).
+   */
   url: string;
   /** The account's API key, sent as a Bearer token over HTTP and WebSocket. */
   apiKey: string;
@@ -49,16 +56,25 @@ export interface Client {
   request<TData, TVariables>(document: TypedDocument<TData, TVariables>, variables: TVariables): Promise<TData>;
   request<TData = Record<string, unknown>>(document: string, variables?: Record<string, unknown>): Promise<TData>;
   /**
-   * Starts a subscription over WebSocket. The socket is opened on first use and reopened after a
-   * drop, when the subscription is sent again with its variables read anew.
+   * Starts a subscription over WebSocket. The socket is opened on first use. Once it was open, it
+   * is reopened after every drop (a restart, a network change) and the subscription sent again
+   * with its variables read anew. A socket that cannot be opened at all (no server at the URL, a
+   * wrong path, a refused key) ends the subscription with `sink.error`, as soon as the platform
+   * reports the failure.
    * @returns a function that stops the subscription.
    */
   subscribe<TData, TVariables>(document: TypedDocument<TData, TVariables>, variables: TVariables, sink: SubscriptionSink<TData>): () => void;
   /**
    * A new ROOT session.
-   * @throws TransportError, also for input the server refuses (a GraphQL error with BAD_USER_INPUT).
+   * @throws TransportError, also for input the server refuses (`code` INVALID_INPUT, e.g. an empty title).
    */
   createSession(input: CreateSessionInput): Promise<Session>;
+  /**
+   * A page of the account's sessions, newest first (50 unless `first` says otherwise). Pass
+   * `pageInfo.endCursor` as `after` to read the next page while `pageInfo.hasNextPage`.
+   * @throws TransportError, with code INVALID_INPUT for a refused page size or cursor.
+   */
+  listSessions(args?: ListSessionsArgs): Promise<SessionConnection>;
   /**
    * Appends a user message.
    * @returns the stored event, or an OperationError (such as SESSION_CONTINUED, naming where the conversation went).
@@ -79,11 +95,13 @@ export interface Client {
   lineage(sessionId: string): Promise<LineageEntry[] | null>;
   /**
    * Ranked full-text search over event text.
-   * @throws TransportError, with code BAD_USER_INPUT or NOT_FOUND for a refused query or session.
+   * @throws TransportError, with code INVALID_INPUT for a refused query (empty, or a SESSION search without its session) or NOT_FOUND for a session the account does not have.
    */
   searchEvents(args: SearchEventsArgs): Promise<EventSearchConnection>;
   /**
    * Streams a conversation's events in order, moving to the successor whenever it is continued.
+   * A socket that cannot be opened, a session that is not readable or a refused key end it
+   * through `handlers.onError`.
    * @returns a function that stops following.
    */
   followConversation(sessionId: string, handlers: FollowHandlers): () => void;
@@ -99,22 +117,51 @@ export interface Client {
   dispose(): Promise<void>;
 }
 
+/** The GraphQL endpoint of a server named by its URL or by the endpoint itself; a TypeError for a URL that is not http(s). */
+function graphqlEndpoint(url: string): string {
+  let parsed: URL | null = null;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Named below, with what a URL looks like.
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new TypeError(`createClient: url must be the server's http(s) URL, such as http://127.0.0.1:4000 (got "${url}").`);
+  }
+  const path = parsed.pathname.replace(/\/+$/, '');
+  parsed.pathname = path.endsWith('/graphql') ? path : `${path}/graphql`;
+  return parsed.href;
+}
+
+/** The wait before reopening a dropped socket: doubling from 1 s up to 30 s, spread so that clients of a restarted server do not return at once. */
+function reconnectWait(retries: number): Promise<void> {
+  const ms = Math.min(30_000, 1_000 * 2 ** retries) + Math.floor(Math.random() * 2_700 + 300);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Close codes after which reopening cannot help: the server refused the key. */
+const REFUSED_KEY = new Set([4401, 4403]);
+
 /** A client of the API at `options.url`. Opens no connection until it is used. */
 export function createClient(options: ClientOptions): Client {
-  const base = options.url.replace(/\/+$/, '');
-  const endpoint = `${base}/graphql`;
+  const endpoint = graphqlEndpoint(options.url);
+  const socketUrl = endpoint.replace(/^http/, 'ws');
   const authorization = `Bearer ${options.apiKey}`;
   const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   let socket: WebSocketClient | null = null;
+  // Whether a socket was ever accepted: only then is a failure to reopen one worth waiting out.
+  let accepted = false;
 
   const webSocket = () =>
     (socket ??= createWebSocketClient({
-      url: endpoint.replace(/^http/, 'ws'),
+      url: socketUrl,
       webSocketImpl: options.webSocketImpl,
       connectionParams: { authorization },
       // A follower outlives restarts and dropped networks; dispose() ends the retries.
       retryAttempts: Infinity,
-      shouldRetry: () => true,
+      shouldRetry: (failure) => accepted && !REFUSED_KEY.has((failure as { code?: number } | null)?.code ?? 0),
+      retryWait: reconnectWait,
+      on: { connected: () => (accepted = true) },
     }));
 
   function request<TData, TVariables>(document: TypedDocument<TData, TVariables>, variables: TVariables): Promise<TData>;
@@ -129,7 +176,7 @@ export function createClient(options: ClientOptions): Client {
         body: JSON.stringify({ query, variables }),
       });
     } catch (cause) {
-      throw new TransportError(`The server at ${base} could not be reached.`, { cause });
+      throw new TransportError(`The server at ${endpoint} could not be reached.`, { cause });
     }
     const body = (await response.json().catch(() => null)) as { data?: unknown; errors?: GraphQLErrorShape[] } | null;
     if (body?.errors?.length) {
@@ -151,12 +198,13 @@ export function createClient(options: ClientOptions): Client {
             if (result.errors?.length) sink.error(subscriptionError(result.errors));
             else sink.next(result.data as never);
           },
-          error: (failure) => sink.error(subscriptionError(failure)),
+          error: (failure) => sink.error(subscriptionError(failure, socketUrl)),
           complete: () => sink.complete?.(),
         },
       );
     },
     createSession: (input) => request(CREATE_SESSION, { input }).then((data) => data.createSession),
+    listSessions: (args = {}) => request(SESSIONS, args).then((data) => data.sessions),
     postMessage: (input) => request(POST_MESSAGE, { input }).then((data) => data.postMessage),
     continueSession: (input) => request(CONTINUE_SESSION, { input }).then((data) => data.continueSession),
     lineage: (sessionId) => request(LINEAGE, { sessionId }).then((data) => data.session?.lineage ?? null),
@@ -166,6 +214,7 @@ export function createClient(options: ClientOptions): Client {
     async dispose() {
       await socket?.dispose();
       socket = null;
+      accepted = false;
     },
   };
   return client;

@@ -13,6 +13,8 @@ import type {
   SearchEventsQuery,
   SearchEventsQueryVariables,
   SessionFieldsFragment,
+  SessionsQuery,
+  SessionsQueryVariables,
 } from './generated/operations.js';
 
 export type {
@@ -52,3 +54,7 @@ export type LineageEntry = NonNullable<LineageQuery['session']>['lineage'][numbe
 /** `sessionId` is the session the search starts from (required for SESSION and LINEAGE); `scope` is LINEAGE with a sessionId, ACCOUNT without, unless given. */
 export type SearchEventsArgs = SearchEventsQueryVariables;
 export type EventSearchConnection = SearchEventsQuery['searchEvents'];
+
+/** A page of the account's sessions, newest first: `first` (0 to 100, default 50) after the cursor `after`, optionally only lineage roots (`rootsOnly`) or one `status`. */
+export type ListSessionsArgs = SessionsQueryVariables;
+export type SessionConnection = SessionsQuery['sessions'];

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import { createClient, type Client, type ContinuationEdge, type Event, TransportError } from '../src/index.js';
@@ -173,5 +174,84 @@ describe('results and errors', () => {
   it('throws a TransportError when the server cannot be reached', async () => {
     const nowhere = createClient({ url: 'http://127.0.0.1:1', apiKey: 'sck_any' });
     await assert.rejects(nowhere.lineage('x'), TransportError);
+  });
+});
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const probe = createNetServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => probe.once('listening', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Follows a session with `follower` until it reports an error, which it must within a few seconds. */
+async function followError(follower: Client, sessionId: string): Promise<TransportError> {
+  let failure: TransportError | undefined;
+  const failed = until(() => failure !== undefined, 5_000);
+  const stop = follower.followConversation(sessionId, {
+    onEvent: () => assert.fail('no event can arrive'),
+    onError: (error) => {
+      failure = error;
+      failed.check();
+    },
+  });
+  try {
+    await failed.reached;
+  } finally {
+    stop();
+    await follower.dispose();
+  }
+  return failure!;
+}
+
+describe('connections', () => {
+  it('takes the GraphQL endpoint as url as well as the server URL, for requests and subscriptions', async () => {
+    const viaEndpoint = createClient({ url: `${server.url}/graphql/`, apiKey: server.apiKey, webSocketImpl: WebSocket });
+    const session = await viaEndpoint.createSession({ title: 'Through the endpoint' });
+    let seen: Event | undefined;
+    const delivered = until(() => seen !== undefined);
+    const stop = viaEndpoint.followConversation(session.id, { onEvent: (event) => ((seen = event), delivered.check()) });
+    await post(session.id, 'hello');
+    await delivered.reached;
+    stop();
+    await viaEndpoint.dispose();
+    assert.equal(seen?.text, 'hello');
+    assert.throws(() => createClient({ url: 'localhost:4000', apiKey: server.apiKey }), /url must be the server's http\(s\) URL/);
+  });
+
+  it('lists the sessions newest first, a page at a time', async () => {
+    const titles = ['List one', 'List two', 'List three'];
+    for (const title of titles) await client.createSession({ title });
+    const first = await client.listSessions({ first: 2 });
+    assert.deepEqual(first.edges.map((edge) => edge.node.title), ['List three', 'List two']);
+    assert.equal(first.pageInfo.hasNextPage, true);
+    const next = await client.listSessions({ first: 1, after: first.pageInfo.endCursor });
+    assert.deepEqual(next.edges.map((edge) => edge.node.title), ['List one']);
+    assert.ok(first.totalCount >= 3);
+    await assert.rejects(client.listSessions({ first: 101 }), (error: unknown) => error instanceof TransportError && error.code === 'INVALID_INPUT');
+  });
+
+  it('reports a socket that cannot be opened through onError: no server at the URL, a wrong path, a refused key', async () => {
+    const { id } = await client.createSession({ title: 'Unreachable' });
+    const port = await closedPort();
+    const nowhere = await followError(createClient({ url: `http://127.0.0.1:${port}`, apiKey: server.apiKey, webSocketImpl: WebSocket }), id);
+    assert.match(nowhere.message, new RegExp(`^The WebSocket to ws://127\\.0\\.0\\.1:${port}/graphql could not be opened: .*ECONNREFUSED`));
+
+    const wrongPath = await followError(createClient({ url: `${server.url}/api`, apiKey: server.apiKey, webSocketImpl: WebSocket }), id);
+    assert.match(wrongPath.message, /^The WebSocket to ws:\/\/.*\/api\/graphql could not be opened: Unexpected server response: 40\d\.$/);
+
+    const refused = await followError(createClient({ url: server.url, apiKey: 'sck_wrong', webSocketImpl: WebSocket }), id);
+    assert.equal(refused.code, 'UNAUTHENTICATED');
+    assert.match(refused.message, /refused the API key/);
+  });
+
+  it('ends a run stream with a TransportError when its socket cannot be opened', { timeout: 10_000 }, async () => {
+    const nowhere = createClient({ url: `http://127.0.0.1:${await closedPort()}`, apiKey: server.apiKey, webSocketImpl: WebSocket });
+    await assert.rejects(async () => {
+      for await (const chunk of nowhere.streamRun('00000000-0000-4000-8000-000000000000')) assert.fail(`no chunk can arrive: ${chunk}`);
+    }, /could not be opened/);
+    await nowhere.dispose();
   });
 });

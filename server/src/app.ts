@@ -98,7 +98,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       authenticate,
       createContext: (viewer) => createContext(viewer, services, pubSub),
       mountRoutes(app) {
-        app.all('/mcp', mcpRoute({ services, schema, authenticate }));
+        app.all('/mcp', mcpRoute({ services, schema, authenticate, corsOrigins: config.corsOrigins ?? [], listenHost: config.host }));
         app.use(attachmentsRouter({ attachments: services.attachments, authenticate }));
       },
       readiness: () => readinessReport(dataSource, delivery),

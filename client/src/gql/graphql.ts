@@ -70,11 +70,11 @@ export type ContinuationReason =
   /** The user asked for a fresh session. */
   | 'USER_REQUEST';
 
-/** One of four shapes, chosen by kind: SESSION_EVENTS (sessionId, fromEventId, toEventId), SESSION_EVENT (sessionId, eventId), RESOURCE (url, version?, blockId?), MEMORY (path, cid?). Other fields must be absent. */
+/** One of five shapes, chosen by kind: SESSION_EVENTS (sessionId, fromEventId, toEventId), SESSION_EVENT (sessionId, eventId), RESOURCE (url, version?, blockId?), MEMORY (path, cid?), ATTACHMENT (cid). Other fields must be absent. */
 export type ContinuationSourceInput = {
   /** RESOURCE: one block of the version; absent: the whole version. */
   blockId?: string | null | undefined;
-  /** MEMORY: an exact entry's content id; absent: the entry the path names now. */
+  /** MEMORY: an exact entry's content id; absent: the entry the path names now. ATTACHMENT: the file's content id, the sha256 of its bytes (64 lower-case hex digits) as the message names it. */
   cid?: string | null | undefined;
   /** SESSION_EVENT: the event. */
   eventId?: string | number | null | undefined;

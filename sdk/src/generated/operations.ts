@@ -56,11 +56,11 @@ export type ContinuationReason =
   /** The user asked for a fresh session. */
   | 'USER_REQUEST';
 
-/** One of four shapes, chosen by kind: SESSION_EVENTS (sessionId, fromEventId, toEventId), SESSION_EVENT (sessionId, eventId), RESOURCE (url, version?, blockId?), MEMORY (path, cid?). Other fields must be absent. */
+/** One of five shapes, chosen by kind: SESSION_EVENTS (sessionId, fromEventId, toEventId), SESSION_EVENT (sessionId, eventId), RESOURCE (url, version?, blockId?), MEMORY (path, cid?), ATTACHMENT (cid). Other fields must be absent. */
 export type ContinuationSourceInput = {
   /** RESOURCE: one block of the version; absent: the whole version. */
   blockId?: string | null | undefined;
-  /** MEMORY: an exact entry's content id; absent: the entry the path names now. */
+  /** MEMORY: an exact entry's content id; absent: the entry the path names now. ATTACHMENT: the file's content id, the sha256 of its bytes (64 lower-case hex digits) as the message names it. */
   cid?: string | null | undefined;
   /** SESSION_EVENT: the event. */
   eventId?: string | number | null | undefined;
@@ -322,6 +322,16 @@ export type LineageQueryVariables = Exact<{
 
 export type LineageQuery = { session: { lineage: Array<{ id: string, title: string, kind: SessionKind, status: SessionStatus, eventCount: number, createdAt: string, continuedFrom: { id: string, reason: ContinuationReason, actor: Actor, createdAt: string } | null }> } | null };
 
+export type SessionsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  rootsOnly?: boolean | null | undefined;
+  status?: SessionStatus | null | undefined;
+}>;
+
+
+export type SessionsQuery = { sessions: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, title: string, kind: SessionKind, status: SessionStatus, eventCount: number, createdAt: string } }> } };
+
 export type SearchEventsQueryVariables = Exact<{
   query: string;
   sessionId?: string | number | null | undefined;
@@ -359,6 +369,7 @@ export const CREATE_SESSION = { query: "mutation CreateSession($input: CreateSes
 export const POST_MESSAGE = { query: "mutation PostMessage($input: PostMessageInput!) {\n  postMessage(input: $input) {\n    __typename\n    ... on PostMessageSuccess {\n      __typename\n      event {\n        ...EventFields\n      }\n      session {\n        ...SessionFields\n      }\n      run {\n        ...RunFields\n      }\n    }\n    ...OperationErrorFields\n  }\n}\nfragment EventFields on Event {\n  id\n  seq\n  kind\n  text\n  data\n  toolCallId\n  createdAt\n  session {\n    id\n  }\n}\nfragment SessionFields on Session {\n  id\n  title\n  kind\n  status\n  eventCount\n  createdAt\n}\nfragment RunFields on Run {\n  id\n  status\n}\nfragment OperationErrorFields on OperationError {\n  __typename\n  code\n  message\n  details {\n    path\n    message\n  }\n  currentContinuation {\n    id\n    title\n  }\n}" } as TypedDocument<PostMessageMutation, PostMessageMutationVariables>;
 export const CONTINUE_SESSION = { query: "mutation ContinueSession($input: ContinueSessionInput!) {\n  continueSession(input: $input) {\n    __typename\n    ... on ContinueSessionSuccess {\n      __typename\n      replayed\n      edge {\n        ...EdgeFields\n      }\n      successor {\n        ...SessionFields\n      }\n      run {\n        ...RunFields\n      }\n    }\n    ...OperationErrorFields\n  }\n}\nfragment EdgeFields on ContinuationEdge {\n  id\n  reason\n  actor\n  createdAt\n  predecessor {\n    id\n    title\n  }\n  successor {\n    id\n    title\n  }\n  handoff {\n    purpose\n    currentRequest\n    establishedFacts\n    decisions\n    openQuestions\n    nextActions\n    cautions\n  }\n  manifest {\n    id\n    tokenBudget\n    tokenCost\n    context {\n      sections {\n        kind\n        text\n        tokenCount\n      }\n    }\n  }\n}\nfragment SessionFields on Session {\n  id\n  title\n  kind\n  status\n  eventCount\n  createdAt\n}\nfragment RunFields on Run {\n  id\n  status\n}\nfragment OperationErrorFields on OperationError {\n  __typename\n  code\n  message\n  details {\n    path\n    message\n  }\n  currentContinuation {\n    id\n    title\n  }\n}" } as TypedDocument<ContinueSessionMutation, ContinueSessionMutationVariables>;
 export const LINEAGE = { query: "query Lineage($sessionId: ID!) {\n  session(id: $sessionId) {\n    lineage {\n      ...SessionFields\n      continuedFrom {\n        id\n        reason\n        actor\n        createdAt\n      }\n    }\n  }\n}\nfragment SessionFields on Session {\n  id\n  title\n  kind\n  status\n  eventCount\n  createdAt\n}" } as TypedDocument<LineageQuery, LineageQueryVariables>;
+export const SESSIONS = { query: "query Sessions($first: Int, $after: String, $rootsOnly: Boolean, $status: SessionStatus) {\n  sessions(first: $first, after: $after, rootsOnly: $rootsOnly, status: $status) {\n    totalCount\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n    edges {\n      cursor\n      node {\n        ...SessionFields\n      }\n    }\n  }\n}\nfragment SessionFields on Session {\n  id\n  title\n  kind\n  status\n  eventCount\n  createdAt\n}" } as TypedDocument<SessionsQuery, SessionsQueryVariables>;
 export const SEARCH_EVENTS = { query: "query SearchEvents($query: String!, $sessionId: ID, $scope: SearchScope, $first: Int, $after: String) {\n  searchEvents(\n    query: $query\n    sessionId: $sessionId\n    scope: $scope\n    first: $first\n    after: $after\n  ) {\n    totalCount\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n    edges {\n      cursor\n      node {\n        score\n        snippet\n        event {\n          ...EventFields\n        }\n      }\n    }\n  }\n}\nfragment EventFields on Event {\n  id\n  seq\n  kind\n  text\n  data\n  toolCallId\n  createdAt\n  session {\n    id\n  }\n}" } as TypedDocument<SearchEventsQuery, SearchEventsQueryVariables>;
 export const CONTINUATION_EDGE = { query: "query ContinuationEdge($id: ID!) {\n  continuationEdge(id: $id) {\n    ...EdgeFields\n  }\n}\nfragment EdgeFields on ContinuationEdge {\n  id\n  reason\n  actor\n  createdAt\n  predecessor {\n    id\n    title\n  }\n  successor {\n    id\n    title\n  }\n  handoff {\n    purpose\n    currentRequest\n    establishedFacts\n    decisions\n    openQuestions\n    nextActions\n    cautions\n  }\n  manifest {\n    id\n    tokenBudget\n    tokenCost\n    context {\n      sections {\n        kind\n        text\n        tokenCount\n      }\n    }\n  }\n}" } as TypedDocument<ContinuationEdgeQuery, ContinuationEdgeQueryVariables>;
 export const SESSION_EVENTS = { query: "subscription SessionEvents($sessionId: ID!, $afterSeq: Int) {\n  sessionEvents(sessionId: $sessionId, afterSeq: $afterSeq) {\n    ...EventFields\n  }\n}\nfragment EventFields on Event {\n  id\n  seq\n  kind\n  text\n  data\n  toolCallId\n  createdAt\n  session {\n    id\n  }\n}" } as TypedDocument<SessionEventsSubscription, SessionEventsSubscriptionVariables>;

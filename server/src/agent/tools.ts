@@ -74,9 +74,9 @@ export const RUNTIME_TOOLS: (ModelToolDefinition & { name: AgentToolName })[] = 
     parameters: {
       type: 'object',
       properties: {
-        url: { type: 'string' },
-        version: { type: 'string' },
-        blockId: { type: 'string' },
+        url: { type: 'string', description: 'The resource url, as a manifest or message names it.' },
+        version: { type: 'string', description: 'An exact version; absent: the latest.' },
+        blockId: { type: 'string', description: 'One block of the version; absent: every block.' },
       },
       required: ['url'],
       additionalProperties: false,
@@ -87,7 +87,10 @@ export const RUNTIME_TOOLS: (ModelToolDefinition & { name: AgentToolName })[] = 
     description: 'Read a memory entry by path (its latest content), or an exact earlier content by cid.',
     parameters: {
       type: 'object',
-      properties: { path: { type: 'string' }, cid: { type: 'string' } },
+      properties: {
+        path: { type: 'string', description: 'The memory path, e.g. notes/travel.' },
+        cid: { type: 'string', description: "The cid of an exact earlier content; absent: the entry's latest content." },
+      },
       required: ['path'],
       additionalProperties: false,
     },
@@ -106,10 +109,10 @@ export const RUNTIME_TOOLS: (ModelToolDefinition & { name: AgentToolName })[] = 
   },
   {
     name: 'walk_lineage',
-    description: 'List the continuation lineage of a session (this one by default): origin first, with each edge and its manifest.',
+    description: 'List the continuation lineage of a session: origin first, with each edge and its manifest.',
     parameters: {
       type: 'object',
-      properties: { sessionId: id('The session whose lineage to walk.') },
+      properties: { sessionId: id('The session whose lineage to walk; absent: this session.') },
       additionalProperties: false,
     },
   },
@@ -189,7 +192,8 @@ export class RecallTools {
       case 'read_attachment':
         return this.readAttachment(viewer, args);
       case 'walk_lineage':
-        return this.walkLineage(viewer, typeof args.sessionId === 'string' ? args.sessionId : sessionId);
+        // An empty id is no id: the model meant this session.
+        return this.walkLineage(viewer, typeof args.sessionId === 'string' && args.sessionId !== '' ? args.sessionId : sessionId);
       default:
         return null;
     }
@@ -244,7 +248,8 @@ export class RecallTools {
 
   private async readManifest(viewer: Viewer, args: Record<string, unknown>): Promise<ToolOutcome> {
     const manifestId = args.manifestId;
-    if (typeof manifestId !== 'string' || !isId(manifestId)) return refusal('read_manifest needs a manifestId.');
+    if (typeof manifestId !== 'string') return refusal('read_manifest needs a manifestId (string).');
+    if (!isId(manifestId)) return refusal(`"${manifestId}" is not a manifest id: manifest ids are UUIDs, as walk_lineage and the lineage block name them.`);
     const [manifest] = await this.services.lineage.manifestsByIds(viewer.accountId, [manifestId]);
     if (!manifest) return notFound(`No manifest ${manifestId} in this account.`);
     return answer({

@@ -10,7 +10,8 @@ import { RUNTIME_TOOLS, RecallServices, RecallTools } from '../agent/tools';
 import type { ContinuationService } from '../modules/continuation/continuations.service';
 import type { ProposalService } from '../modules/continuation/proposals.service';
 import type { Viewer } from '../shared/viewer';
-import { RECALL_TOOLS, isRecallTool } from '../shared/agent-tools';
+import { RECALL_TOOLS } from '../shared/agent-tools';
+import { argumentsCheck } from './arguments';
 
 export interface McpServices extends RecallServices {
   continuations: ContinuationService;
@@ -19,22 +20,52 @@ export interface McpServices extends RecallServices {
 
 type InputSchema = Tool['inputSchema'];
 
-const sessionIdProperty = (description: string) => ({ sessionId: { type: 'string', description } });
+const sessionIdProperty = (description: string) => ({ sessionId: { type: 'string', minLength: 1, description } });
 
-/** A recall tool's definition, with the session it reads from made explicit: an outside agent has no "this session". */
+/** How a client names each tool to a person. */
+const TITLES: Record<string, string> = {
+  create_session: 'Create session',
+  append_message: 'Append user message',
+  continue_session: 'Continue session',
+  search_history: 'Search history',
+  read_events: 'Read events',
+  read_manifest: 'Read projection manifest',
+  walk_lineage: 'Walk lineage',
+  read_resource: 'Read resource',
+  read_memory: 'Read memory entry',
+  read_attachment: 'Read attachment',
+};
+
+/**
+ * What a tool does to the account, for clients that ask before writing. Nothing is destructive:
+ * a continuation leaves the original complete; the recall tools only read.
+ */
+const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+/** The session each recall tool reads from, made explicit: an outside agent has no "this session". */
+const RECALL_SESSION: Record<string, string> = {
+  search_history: 'The session the search starts from.',
+  walk_lineage: 'The session whose lineage to walk.',
+};
+
+/** A recall tool's definition, as the server's own agent has it, with the session it reads from required where it has one. */
 function recallTool(name: string): Tool {
   const definition = RUNTIME_TOOLS.find((tool) => tool.name === name)!;
   const parameters = definition.parameters as InputSchema & { required?: string[] };
-  if (name !== 'search_history' && name !== 'walk_lineage') return { name, description: definition.description, inputSchema: parameters };
-  const description = name === 'search_history' ? 'The session the search starts from.' : 'The session whose lineage to walk.';
+  const session = RECALL_SESSION[name];
   return {
     name,
+    title: TITLES[name],
     description: definition.description,
-    inputSchema: {
-      ...parameters,
-      properties: { ...parameters.properties, ...sessionIdProperty(description) },
-      required: [...new Set([...(parameters.required ?? []), 'sessionId'])],
-    },
+    inputSchema: session
+      ? {
+          ...parameters,
+          properties: { ...parameters.properties, ...sessionIdProperty(session) },
+          required: [...new Set([...(parameters.required ?? []), 'sessionId'])],
+        }
+      : parameters,
+    annotations: READS,
   };
 }
 
@@ -42,6 +73,7 @@ function continueTool(schema: GraphQLSchema): Tool {
   const { function: definition } = continueSessionTool(schema) as { function: { description: string; parameters: InputSchema & { required: string[] } } };
   return {
     name: 'continue_session',
+    title: TITLES.continue_session,
     description:
       'Continue a session in a fresh successor, atomically. Returns the successor id and the successor\'s compiled initial context ' +
       '(from its projection manifest): start the new working context from it. In a session whose continuations a person approves ' +
@@ -51,12 +83,14 @@ function continueTool(schema: GraphQLSchema): Tool {
       ...definition.parameters,
       properties: {
         ...sessionIdProperty('The session to continue (the predecessor).'),
-        idempotencyKey: { type: 'string', description: 'Repeating a call with the same key returns the same successor; a new key by default.' },
+        idempotencyKey: { type: 'string', minLength: 1, description: 'Repeating a call with the same key returns the same successor; a new key by default.' },
         initiatingEventId: { type: 'string', description: "The user message that caused the continuation; the predecessor's latest by default." },
         ...definition.parameters.properties,
       },
       required: ['sessionId', ...definition.parameters.required],
     },
+    // The same idempotencyKey gives the same successor; without one each call is a new continuation.
+    annotations: WRITES,
   };
 }
 
@@ -65,6 +99,7 @@ export function mcpToolDefinitions(schema: GraphQLSchema): Tool[] {
   return [
     {
       name: 'create_session',
+      title: TITLES.create_session,
       description: 'Create a new, empty session (a ROOT of its own lineage). Returns its id.',
       inputSchema: {
         type: 'object',
@@ -75,9 +110,11 @@ export function mcpToolDefinitions(schema: GraphQLSchema): Tool[] {
         required: ['title'],
         additionalProperties: false,
       },
+      annotations: WRITES,
     },
     {
       name: 'append_message',
+      title: TITLES.append_message,
       description:
         'Record a user message in a session. Only user messages can be recorded: assistant messages are written by the server\'s own agent runs. ' +
         'A continued session refuses with SESSION_CONTINUED and names its current continuation.',
@@ -91,6 +128,7 @@ export function mcpToolDefinitions(schema: GraphQLSchema): Tool[] {
         required: ['sessionId', 'text'],
         additionalProperties: false,
       },
+      annotations: WRITES,
     },
     continueTool(schema),
     ...RECALL_TOOLS.map(recallTool),
@@ -107,53 +145,59 @@ const failed = ({ code, message, ...extra }: OperationFailure) => refused(code, 
 
 /** Runs the tools for one caller, in-process, on the server's services. */
 export class McpTools {
+  /** The tools, in the order a client lists them. */
+  readonly definitions: Tool[];
+  private readonly checks: Map<string, (args: unknown) => string[]>;
   private readonly recall: RecallTools;
 
   constructor(
     private readonly services: McpServices,
     private readonly schema: GraphQLSchema,
   ) {
+    this.definitions = mcpToolDefinitions(schema);
+    this.checks = new Map(this.definitions.map((tool) => [tool.name, argumentsCheck(tool.inputSchema)]));
     this.recall = new RecallTools(services);
   }
 
-  /** Runs tool `name`; null when there is none of that name. Expected failures are tool errors with the API's code. */
+  /**
+   * Runs tool `name`; null when there is none of that name. Arguments that do not fit the tool's
+   * input schema, and every expected failure, are tool errors with the API's code.
+   */
   async call(viewer: Viewer, name: string, args: Record<string, unknown>): Promise<CallToolResult | null> {
+    const check = this.checks.get(name);
+    if (!check) return null;
+    const problems = check(args);
+    if (problems.length) return refused(ErrorCode.INVALID_INPUT, `${name}: ${problems.join(' ')}`);
     switch (name) {
       case 'create_session':
-        return this.createSession(viewer, args);
+        return this.createSession(viewer, args as { title: string; description?: string });
       case 'append_message':
-        return this.appendMessage(viewer, args);
+        return this.appendMessage(viewer, args as { sessionId: string; text: string; clientMessageId?: string });
       case 'continue_session':
-        return this.continueSession(viewer, args);
+        return this.continueSession(viewer, args as { sessionId: string; idempotencyKey?: string; initiatingEventId?: string });
       default:
-        return isRecallTool(name) ? this.recallTool(viewer, name, args) : null;
+        return this.recallTool(viewer, name, args);
     }
   }
 
-  private async createSession(viewer: Viewer, { title, description }: Record<string, unknown>): Promise<CallToolResult> {
-    if (typeof title !== 'string' || (description !== undefined && typeof description !== 'string')) {
-      return refused(ErrorCode.INVALID_INPUT, 'create_session needs a title (string) and at most a description (string).');
-    }
+  private async createSession(viewer: Viewer, { title, description }: { title: string; description?: string }): Promise<CallToolResult> {
     const created = await this.services.sessions.createSession(viewer, { title, description });
     if (!created.ok) return failed(created.error);
     return text({ sessionId: created.value.id, title: created.value.title });
   }
 
-  private async appendMessage(viewer: Viewer, { sessionId, text: message, clientMessageId }: Record<string, unknown>): Promise<CallToolResult> {
-    if (typeof sessionId !== 'string' || typeof message !== 'string' || (clientMessageId !== undefined && typeof clientMessageId !== 'string')) {
-      return refused(ErrorCode.INVALID_INPUT, 'append_message needs sessionId and text (strings).');
-    }
+  private async appendMessage(
+    viewer: Viewer,
+    { sessionId, text: message, clientMessageId }: { sessionId: string; text: string; clientMessageId?: string },
+  ): Promise<CallToolResult> {
     const posted = await this.services.transcript.postMessage(viewer, { sessionId, text: message, clientMessageId });
     if (!posted.ok) return failed(posted.error);
     const { event, session } = posted.value;
     return text({ sessionId: session.id, eventId: event.id, seq: event.seq });
   }
 
-  private async continueSession(viewer: Viewer, args: Record<string, unknown>): Promise<CallToolResult> {
+  private async continueSession(viewer: Viewer, args: { sessionId: string; idempotencyKey?: string; initiatingEventId?: string }): Promise<CallToolResult> {
     const { sessionId, idempotencyKey = randomUUID(), initiatingEventId = null } = args;
-    if (typeof sessionId !== 'string' || typeof idempotencyKey !== 'string' || (initiatingEventId !== null && typeof initiatingEventId !== 'string')) {
-      return refused(ErrorCode.INVALID_INPUT, 'continue_session needs sessionId (string); idempotencyKey and initiatingEventId are strings.');
-    }
     const request = continueSessionToolRequest(this.schema, args, { sessionId, idempotencyKey, initiatingEventId });
     if (!request.ok) return refused(ErrorCode.INVALID_INPUT, request.problems.join(' '));
     const [session] = await this.services.sessions.sessionsByIds(viewer.accountId, [sessionId]);
@@ -179,9 +223,10 @@ export class McpTools {
   }
 
   private async recallTool(viewer: Viewer, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    // search_history starts from this session and walk_lineage walks it; read_events reads the session it names.
     const readerId = typeof args.sessionId === 'string' ? args.sessionId : '';
     const outcome = await this.recall.run(viewer, { sessionId: readerId, answeringSeq: null }, name, args);
-    if (!outcome) return refused(ErrorCode.INVALID_INPUT, `There is no tool named ${name}.`);
+    if (!outcome) throw new Error(`The recall tool ${name} is listed but not run`);
     if (!outcome.error) return { content: [{ type: 'text', text: outcome.content }] };
     const { error } = JSON.parse(outcome.content) as { error: string };
     return refused(outcome.code ?? ErrorCode.INVALID_INPUT, error);

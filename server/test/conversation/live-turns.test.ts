@@ -167,6 +167,22 @@ describe('live turns with an OpenAI-compatible model that streams', () => {
     await ws.dispose();
   });
 
+  it("walks this session's lineage for a walk_lineage call with an empty sessionId", async () => {
+    fake.reply((body) => {
+      const last = body.messages[body.messages.length - 1];
+      if (last.role === 'tool') return { text: 'Walked.' };
+      return { toolCalls: [{ id: 'call_walk_empty', name: 'walk_lineage', arguments: JSON.stringify({ sessionId: '' }) }] };
+    });
+    const session = await createSession(client, 'Empty id');
+    const runId = await post(client, session, 'Where did this start?');
+    const ws = client.websocket();
+    const output = collect<{ runOutput: Chunk }>(ws, OUTPUT, { r: runId });
+    await waitFor(() => output.completed);
+    await ws.dispose();
+    const result = (await eventsOf(client, session)).find((event) => event.kind === 'TOOL_RESULT')!;
+    expect(JSON.parse(result.text!)).toEqual([expect.objectContaining({ sessionId: session, title: 'Empty id', continuedFrom: null })]);
+  });
+
   it('cancels a queued turn at once: it never runs, and the turn before it answers', async () => {
     fake.reply((body) => (lastUserText(body) === 'First, slowly.' ? { hold: true } : { text: 'unexpected' }));
     const session = await createSession(client, 'Queue');

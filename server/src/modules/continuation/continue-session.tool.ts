@@ -62,6 +62,31 @@ function objectSchema(type: GraphQLInputObjectType, omit: Set<string> = new Set(
   );
 }
 
+/** What each kind of source cites, for the `kind` of its shape. */
+const SOURCE_KIND_DESCRIPTIONS: Record<SourceKind, string> = {
+  SESSION_EVENTS: 'A range of events of a session, from fromEventId to toEventId.',
+  SESSION_EVENT: 'One event of a session.',
+  RESOURCE: 'A stored resource: a version of it, or one block of that version.',
+  MEMORY: 'A memory entry, by path: its current content, or an exact earlier one by cid.',
+  ATTACHMENT: 'A file attached to a message, by its content id.',
+};
+
+/**
+ * The part of a source field's description that concerns `kind`. The input type's field
+ * descriptions name the kinds they apply to ("MEMORY: …. ATTACHMENT: …"): a field shared by
+ * several kinds reads, in each kind's shape, only what it means there.
+ */
+function sourceFieldDescription(description: string | null | undefined, kind: SourceKind): string | undefined {
+  if (!description) return undefined;
+  const kinds = Object.keys(SOURCE_FIELDS).join('|');
+  // A new label starts the description or follows a sentence's end.
+  const parts = description.split(new RegExp(`(?<=\\.)\\s+(?=(?:${kinds})(?: and (?:${kinds}))*: )`));
+  const labelled = parts.map((part) => /^([A-Z_]+(?: and [A-Z_]+)*): (.*)$/s.exec(part));
+  if (labelled.some((match) => !match)) return description;
+  const own = labelled.find((match) => match![1].split(' and ').includes(kind))?.[2];
+  return own ? own[0].toUpperCase() + own.slice(1) : description;
+}
+
 /** One shape per source kind, as the specification writes it: kind in lower case and exactly that kind's fields. */
 function sourceSchema(type: GraphQLInputObjectType): JsonSchema {
   const fields = type.getFields();
@@ -72,9 +97,11 @@ function sourceSchema(type: GraphQLInputObjectType): JsonSchema {
       return {
         type: 'object',
         properties: {
-          kind: { type: 'string', const: kind.toLowerCase() },
+          kind: { type: 'string', const: kind.toLowerCase(), description: SOURCE_KIND_DESCRIPTIONS[kind] },
           relevance: withDescription(typeSchema(fields.relevance.type), fields.relevance.description),
-          ...Object.fromEntries(names.map((name) => [name, withDescription(typeSchema(fields[name].type), fields[name].description)])),
+          ...Object.fromEntries(
+            names.map((name) => [name, withDescription(typeSchema(fields[name].type), sourceFieldDescription(fields[name].description, kind))]),
+          ),
         },
         required: ['kind', 'relevance', ...required],
         additionalProperties: false,

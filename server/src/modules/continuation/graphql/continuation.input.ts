@@ -27,7 +27,7 @@ export class HandoffInput {
 
 @InputType({
   description:
-    'One of four shapes, chosen by kind: SESSION_EVENTS (sessionId, fromEventId, toEventId), SESSION_EVENT (sessionId, eventId), RESOURCE (url, version?, blockId?), MEMORY (path, cid?). Other fields must be absent.',
+    'One of five shapes, chosen by kind: SESSION_EVENTS (sessionId, fromEventId, toEventId), SESSION_EVENT (sessionId, eventId), RESOURCE (url, version?, blockId?), MEMORY (path, cid?), ATTACHMENT (cid). Other fields must be absent.',
 })
 export class ContinuationSourceInput {
   @Field(() => SourceKind, { description: 'Which shape the source has; it decides which other fields are required.' })
@@ -60,7 +60,11 @@ export class ContinuationSourceInput {
   @Field(() => String, { nullable: true, description: 'MEMORY: the memory path.' })
   path?: string | null;
 
-  @Field(() => String, { nullable: true, description: "MEMORY: an exact entry's content id; absent: the entry the path names now." })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "MEMORY: an exact entry's content id; absent: the entry the path names now. ATTACHMENT: the file's content id, the sha256 of its bytes (64 lower-case hex digits) as the message names it.",
+  })
   cid?: string | null;
 }
 
