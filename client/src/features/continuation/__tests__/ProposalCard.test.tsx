@@ -119,7 +119,9 @@ describe('the proposal card', () => {
     expect(within(card).getByText(/h 5 min left|h 4 min left/)).toBeTruthy();
     expect(within(card).getByText(/Would include 1 of 1 source, using 900 of 8,000 tokens/)).toBeTruthy();
     expect(within(card).getByText('Use PostgreSQL')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Session menu' }));
     expect((screen.getByRole('checkbox', { name: 'Ask me before the agent continues in a new session' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.keyDown(screen.getByRole('group', { name: 'Session menu' }), { key: 'Escape' });
 
     fireEvent.change(within(card).getByLabelText('Title of the new session'), { target: { value: 'Phase two' } });
     fireEvent.click(within(card).getByRole('button', { name: 'Approve' }));

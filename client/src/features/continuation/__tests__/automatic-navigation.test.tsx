@@ -14,7 +14,11 @@ type RenderedPage = ReturnType<typeof renderSessionPage>;
  * landing after the announcement would overwrite the continuation in the cache; and without its
  * sessionContinued subscription in place the announcement would be lost.
  */
-async function announceContinuation({ requestsAnswered, continuations }: RenderedPage, edgeId = 'edge-5') {
+async function announceContinuation(
+  { requestsAnswered, continuations }: RenderedPage,
+  edgeId = 'edge-5',
+  { reason = 'TOPIC_CHANGE', actor = 'AGENT' }: { reason?: string; actor?: string } = {},
+) {
   await requestsAnswered();
   await waitFor(() => expect(continuations.operation).toBeDefined());
   const successor = { __typename: 'Session' as const, id: 'session-5', title: 'Deploy the service' };
@@ -28,7 +32,7 @@ async function announceContinuation({ requestsAnswered, continuations }: Rendere
         data: {
           sessionContinued: {
             __typename: 'SessionContinuedEvent',
-            edge: { __typename: 'ContinuationEdge', id: edgeId },
+            edge: { __typename: 'ContinuationEdge', id: edgeId, reason, actor },
             predecessor: { ...lineage, status: 'CONTINUED' },
             successor,
           },
@@ -42,7 +46,7 @@ async function announceContinuation({ requestsAnswered, continuations }: Rendere
 
 /** jsdom lays nothing out: give the transcript a height and scroll it to the top. */
 function scrollTranscriptToTop() {
-  const scroller = screen.getByRole('log', { name: 'Transcript' }).parentElement as HTMLElement;
+  const scroller = screen.getByRole('log', { name: 'Transcript' }).closest('.transcript') as HTMLElement;
   Object.defineProperty(scroller, 'scrollHeight', { configurable: true, value: 2000 });
   Object.defineProperty(scroller, 'clientHeight', { configurable: true, value: 500 });
   scroller.scrollTop = 0;
@@ -78,6 +82,28 @@ describe('when the session on screen is continued elsewhere', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText(/This session was continued in/)).not.toBeInTheDocument();
+  });
+
+  it('follows the runtime when it continued because the context was full, as it follows the agent', async () => {
+    const page = renderSessionPage([transcriptMock({ events: conversation })]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+
+    await announceContinuation(page, 'edge-6', { reason: 'CONTEXT_PRESSURE', actor: 'SYSTEM' });
+
+    const landed = await screen.findByText('Opened session session-5');
+    expect(JSON.parse(landed.getAttribute('data-state') ?? 'null')).toEqual({ followedContinuation: 'edge-6' });
+  });
+
+  it('tells a reader who scrolled away that the context was full when the runtime continued', async () => {
+    const page = renderSessionPage([transcriptMock({ events: conversation })]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+
+    scrollTranscriptToTop();
+    await announceContinuation(page, 'edge-6', { reason: 'CONTEXT_PRESSURE', actor: 'SYSTEM' });
+
+    const notice = await screen.findByText(/This session was continued in “Deploy the service”/);
+    expect(notice).toHaveTextContent('The context was full; the runtime continued in a new session.');
+    expect(screen.queryByText(/Opened session/)).not.toBeInTheDocument();
   });
 
   it('tells a reader of a cited range instead of moving them', async () => {
