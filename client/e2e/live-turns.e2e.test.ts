@@ -1,8 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { startApiServer, type RunningApiServer } from './api-server';
-import { collectErrors, launchBrowser, saveScreenshot, transcriptOf, type Browser } from './browser';
+import { boxOf, collectErrors, launchBrowser, saveScreenshot, seriousViolations, transcriptOf, type Browser } from './browser';
 
 describe('answers stream in, render as Markdown, and can be stopped', () => {
   let server: RunningApiServer;
@@ -34,12 +33,10 @@ describe('answers stream in, render as Markdown, and can be stopped', () => {
 
   /** No serious or critical accessibility violations on the page as it is now. */
   async function expectAccessible() {
-    const results = await new AxeBuilder({ page }).analyze();
-    const severe = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-    expect(severe.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   }
 
-  it('lists sessions without serious accessibility problems', async () => {
+  it('opens a new conversation without serious accessibility problems', async () => {
     await page.goto(`${server.url}/?key=${encodeURIComponent(server.apiKey)}`);
     await page.getByLabel('Title').waitFor();
     await expectAccessible();
@@ -80,6 +77,34 @@ describe('answers stream in, render as Markdown, and can be stopped', () => {
     expect(text).toContain('word0 word1');
     expect(text).not.toContain('word2999');
     await saveScreenshot(page, '32-answer-stopped');
+  });
+
+  it('keeps Stop and the composer on screen while a 1,200-word answer streams into the transcript', async () => {
+    const words = Array.from({ length: 1200 }, (_, index) => `word${index}`).join(' ');
+    await send(`/echo ${words}`);
+    const answer = page.getByRole('region', { name: 'The answer so far' });
+    await answer.waitFor();
+    const stop = page.getByRole('button', { name: 'Stop' });
+    const composer = page.getByLabel('Message');
+    const viewport = page.viewportSize()!;
+    let lengthBefore = 0;
+    let samples = 0;
+    for (let sample = 0; sample < 4 && (await answer.isVisible()); sample += 1) {
+      samples += 1;
+      const [stopBox, composerBox, answerText] = await Promise.all([boxOf(stop), boxOf(composer), answer.innerText()]);
+      expect(stopBox.top).toBeGreaterThanOrEqual(0);
+      expect(stopBox.bottom).toBeLessThanOrEqual(viewport.height);
+      expect(composerBox.bottom).toBeLessThanOrEqual(viewport.height);
+      // The answer grows inside the transcript's scroll box, which keeps its height.
+      expect(await answer.evaluate((region) => region.closest('.transcript') !== null)).toBe(true);
+      expect((await boxOf(page.locator('.transcript'))).bottom).toBeLessThanOrEqual(composerBox.top);
+      expect(answerText.length).toBeGreaterThanOrEqual(lengthBefore);
+      lengthBefore = answerText.length;
+      await page.waitForTimeout(250);
+    }
+    expect(samples).toBeGreaterThanOrEqual(2);
+    expect(lengthBefore).toBeGreaterThan(200);
+    await page.getByText('Thinking…').waitFor({ state: 'hidden' });
   });
 
   it('ran without errors in the browser console', () => {

@@ -6,6 +6,7 @@ const PATHS = {
   plus: 'M10 4v12M4 10h12',
   search: 'M9 3.5a5.5 5.5 0 1 0 0 11 5.5 5.5 0 0 0 0-11zM13 13l4 4',
   more: 'M4.5 10h.01M10 10h.01M15.5 10h.01',
+  attach: 'M15 9.5l-5.5 5.5a3.5 3.5 0 0 1-5-5L11 3.5a2.3 2.3 0 0 1 3.3 3.3L8 13a1.2 1.2 0 0 1-1.7-1.7L12 5.6',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -2,7 +2,8 @@ import { useQuery, useSubscription } from '@apollo/client/react';
 import { useCallback, useEffect, useState } from 'react';
 import { graphql } from '../../gql';
 
-export const SIDEBAR_PAGE_SIZE = 30;
+/** Lineages per page: each carries its whole tree, and the server bounds what one query may ask for. */
+export const SIDEBAR_PAGE_SIZE = 20;
 
 export const SidebarLineageFragmentDocument = graphql(`
   fragment SidebarLineage on Session {

@@ -128,26 +128,26 @@ export function Composer({ session, currentContinuation, initiation }: ComposerP
       <label htmlFor={inputId} className="visually-hidden">
         Message
       </label>
-      <div className="composer-row">
-        <textarea
-          id={inputId}
-          data-composer
-          aria-keyshortcuts="/"
-          rows={2}
-          placeholder="Write a message…"
-          aria-describedby={hintId}
-          value={text}
-          onChange={(event) => edit(event.target.value)}
-          onKeyDown={sendOnEnter}
-        />
+      <textarea
+        id={inputId}
+        data-composer
+        aria-keyshortcuts="/"
+        rows={2}
+        placeholder="Write a message…"
+        aria-describedby={hintId}
+        value={text}
+        onChange={(event) => edit(event.target.value)}
+        onKeyDown={sendOnEnter}
+      />
+      <div className="composer-toolbar">
+        <AttachmentPicker drafts={attached.drafts} onAdd={attach} onRemove={detach} disabled={posting} />
+        <p id={hintId} className="hint composer-hint">
+          Enter sends, Shift+Enter starts a new line; drop files here to attach them.
+        </p>
         <button type="submit" className="button button-primary" disabled={posting || attached.uploading || text.trim() === ''}>
           {posting ? 'Sending…' : 'Send'}
         </button>
       </div>
-      <AttachmentPicker drafts={attached.drafts} onAdd={attach} onRemove={detach} disabled={posting} />
-      <p id={hintId} className="hint">
-        Enter sends, Shift+Enter starts a new line; drop files here to attach them.
-      </p>
     </form>
   );
 }

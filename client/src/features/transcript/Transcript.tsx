@@ -172,11 +172,18 @@ export function Transcript({
     return () => observer.disconnect();
   }, [hasOlder, loadingOlder, olderError, firstSeq, onLoadOlder]);
 
+  // A scroll event arrives after the scroll: content may have grown meanwhile (events measured,
+  // an answer streaming), so being far from the end only means the reader left it when they
+  // scrolled up.
+  const lastScrollTop = useRef(0);
   function recordScroll() {
     const scroller = scrollerRef.current;
     if (!scroller) return;
     const distanceToBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
-    setFollowing(distanceToBottom <= FOLLOW_THRESHOLD);
+    const scrolledUp = scroller.scrollTop < lastScrollTop.current;
+    lastScrollTop.current = scroller.scrollTop;
+    if (distanceToBottom <= FOLLOW_THRESHOLD) setFollowing(true);
+    else if (scrolledUp) setFollowing(false);
   }
 
   const announcement = useNewEventAnnouncement(events);

@@ -44,11 +44,13 @@ async function announceContinuation(
   });
 }
 
-/** jsdom lays nothing out: give the transcript a height and scroll it to the top. */
+/** jsdom lays nothing out: give the transcript a height, and scroll it from its end up to the top. */
 function scrollTranscriptToTop() {
   const scroller = screen.getByRole('log', { name: 'Transcript' }).closest('.transcript') as HTMLElement;
   Object.defineProperty(scroller, 'scrollHeight', { configurable: true, value: 2000 });
   Object.defineProperty(scroller, 'clientHeight', { configurable: true, value: 500 });
+  scroller.scrollTop = 1500;
+  fireEvent.scroll(scroller);
   scroller.scrollTop = 0;
   fireEvent.scroll(scroller);
 }
