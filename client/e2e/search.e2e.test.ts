@@ -77,7 +77,7 @@ describe('a person finds an earlier event by searching, and carries recommended 
     await page.keyboard.press('ControlOrMeta+K');
     await palette().getByRole('combobox').fill('signing keys');
 
-    await palette().getByText(/^\d+\+? messages match “signing keys” in all sessions\.$/).waitFor();
+    await palette().getByText(/^\d+\+? messages? match(es)? “signing keys” in all sessions\.$/).waitFor();
     await palette().getByRole('option').filter({ hasText: 'Operations notes' }).first().waitFor();
     await saveScreenshot(page, '23-search-all-sessions');
     await page.keyboard.press('Escape');

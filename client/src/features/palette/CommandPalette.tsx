@@ -38,8 +38,6 @@ interface Group {
   id: string;
   title: string;
   options: Option[];
-  /** Shown under the group's title: searching, nothing found, a refusal. */
-  status?: ReactNode;
 }
 
 /** What the search finds after a pause in typing: null while the query is too short. */
@@ -144,6 +142,7 @@ export default function CommandPalette({ request, onClose }: CommandPaletteProps
     });
   }
   if (searched !== null) groups.push(messagesGroup(searched, scope, search, open));
+  const problem = searched === null ? null : searchProblem(search);
 
   const options = groups.flatMap((group) => group.options);
   const activeIndex = options.length === 0 ? -1 : Math.min(active, options.length - 1);
@@ -221,15 +220,15 @@ export default function CommandPalette({ request, onClose }: CommandPaletteProps
                 </div>
               ))}
             </div>
-            {group.status}
           </div>
         ))}
       </div>
+      {problem}
       <p className="palette-status hint" aria-live="polite">
         {searched !== null && !search.searching && !search.failure
           ? search.hits.length === 0
             ? `No messages match “${searched}” in ${where}.`
-            : `${search.hits.length}${search.hasMore ? '+' : ''} messages match “${searched}” in ${where}.`
+            : `${search.hits.length}${search.hasMore ? '+ messages match' : search.hits.length === 1 ? ' message matches' : ' messages match'} “${searched}” in ${where}.`
           : query.trim() === ''
             ? 'Type to find a conversation or a message; ↑ ↓ to choose, Enter to open, Esc to close.'
             : ''}
@@ -260,7 +259,12 @@ function messagesGroup(
       content: <span className="palette-option-title">{search.loadingMore ? 'Loading…' : 'More messages'}</span>,
     });
   }
-  const status = search.searching ? (
+  return { id: 'messages', title: 'Messages', options };
+}
+
+/** Beside the list, never in it: searching, or why nothing could be found. */
+function searchProblem(search: ReturnType<typeof useEventSearch>): ReactNode {
+  return search.searching ? (
     <p className="palette-group-status hint">Searching…</p>
   ) : search.failure ? (
     <p className="palette-group-status notice notice-error" role="alert">
@@ -270,8 +274,7 @@ function messagesGroup(
     <p className="palette-group-status notice notice-error" role="alert">
       More messages could not be loaded: {search.moreFailure.message}
     </p>
-  ) : undefined;
-  return { id: 'messages', title: 'Messages', options, status };
+  ) : null;
 }
 
 function HitContent({ hit }: { hit: EventSearchHitRowFragment }) {
