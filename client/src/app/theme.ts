@@ -12,13 +12,13 @@ function isPreference(value: unknown): value is ThemePreference {
   return typeof value === 'string' && (THEME_PREFERENCES as readonly string[]).includes(value);
 }
 
-export function loadThemePreference(storage: Storage): ThemePreference {
+function loadThemePreference(storage: Storage): ThemePreference {
   const stored = storage.getItem(THEME_STORAGE_KEY);
   return isPreference(stored) ? stored : 'system';
 }
 
 /** The theme on the page: `data-theme` on the root element, absent to follow the device. */
-export function applyThemePreference(root: HTMLElement, preference: ThemePreference): void {
+function applyThemePreference(root: HTMLElement, preference: ThemePreference): void {
   if (preference === 'system') delete root.dataset.theme;
   else root.dataset.theme = preference;
 }

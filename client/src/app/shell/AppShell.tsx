@@ -48,9 +48,10 @@ export function AppShell() {
     if (narrow) setDrawerOpen((open) => !open);
     else setShownWide(!shownWide);
   }, [narrow, shownWide, setShownWide]);
+  // From a conversation, the palette offers to search just it or its lineage too.
   const openPalette = useCallback(
-    (request: Partial<PaletteRequest> = {}) => setPalette({ scope: 'ACCOUNT', sessionId: null, ...request }),
-    [],
+    (request: Partial<PaletteRequest> = {}) => setPalette({ scope: 'ACCOUNT', sessionId: currentSessionId, ...request }),
+    [currentSessionId],
   );
   const openShortcuts = useCallback(() => setShortcutsOpen(true), []);
   const newConversation = useCallback(() => void navigate('/'), [navigate]);

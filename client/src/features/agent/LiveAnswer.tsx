@@ -15,7 +15,7 @@ interface LastEvent {
  * (the message being answered) that ends as the streamed text does. Text streamed after it (a
  * turn that goes on past a tool call) shows again.
  */
-export function answerLanded(streamed: string, last: LastEvent | undefined, afterSeq: number): boolean {
+function answerLanded(streamed: string, last: LastEvent | undefined, afterSeq: number): boolean {
   if (!last || last.kind !== 'ASSISTANT_MESSAGE' || !last.text || last.seq <= afterSeq) return false;
   return last.text.trimEnd().endsWith(streamed.trimEnd().slice(-80));
 }

@@ -38,10 +38,10 @@ export const SessionProposalStatusSubscription = graphql(`
   }
 `);
 
-export type SessionActivityState = 'answering' | 'waiting' | null;
+type SessionActivityState = 'answering' | 'waiting' | null;
 
 /** What a session needs to show at a glance: an answer being written, or a proposal waiting for a person. */
-export function activityOf(session: SessionActivityFragment, now: number): SessionActivityState {
+function activityOf(session: SessionActivityFragment, now: number): SessionActivityState {
   const proposal = session.pendingProposal;
   if (proposal && proposal.status === 'PENDING' && Date.parse(proposal.expiresAt) > now) return 'waiting';
   const turn = session.runs.findLast((run) => run.kind === 'TURN');

@@ -49,7 +49,7 @@ function joinWords(parts: string[]): string {
  * count only when the handoff itself fit the budget, and the sources are every item of the
  * manifest, as the inspector lists them.
  */
-export function carriedInWords({ handoff, manifest }: TransitionDetails): string {
+function carriedInWords({ handoff, manifest }: TransitionDetails): string {
   const parts = ['the current request'];
   if (manifest.context.sections.some((section) => section.kind === 'HANDOFF')) {
     if (handoff.decisions.length) parts.push(formatCount(handoff.decisions.length, 'decision'));
