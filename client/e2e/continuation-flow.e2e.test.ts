@@ -203,10 +203,10 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     await messageInTranscript('Point 30 of the discussion', reader).waitFor();
     // Turns run one at a time, in order: the last message answered, the session is between turns.
     await answerTo('Point 30 of the discussion', reader).waitFor();
-    await reader.locator('.transcript').evaluate((scroller) => {
-      scroller.scrollTop = 0;
-      scroller.dispatchEvent(new Event('scroll'));
-    });
+    // The reader scrolls up with the wheel, away from the live end.
+    await reader.locator('.transcript').hover();
+    await reader.mouse.wheel(0, -20_000);
+    await reader.waitForFunction(() => document.querySelector('.transcript')!.scrollTop === 0);
     const bystander = await openPage();
     await bystander.goto(`${server.url}/sessions/${elsewhere}`);
     await answerTo('Draft the notes', bystander).waitFor();

@@ -23,6 +23,9 @@ interface TranscriptProps {
 
 /** How close to the bottom (px) still counts as "following" the conversation. */
 const FOLLOW_THRESHOLD = 80;
+/** How long after the reader's wheel, touch, key or pointer a scroll counts as theirs. */
+const GESTURE_MS = 1_000;
+const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']);
 /** A first guess at an event's height, until it is measured. */
 const ESTIMATED_EVENT_HEIGHT = 110;
 /** Events rendered beyond each edge of the view, so a quick scroll does not show blanks. */
@@ -172,10 +175,14 @@ export function Transcript({
     return () => observer.disconnect();
   }, [hasOlder, loadingOlder, olderError, firstSeq, onLoadOlder]);
 
-  // A scroll event arrives after the scroll: content may have grown meanwhile (events measured,
-  // an answer streaming), so being far from the end only means the reader left it when they
-  // scrolled up.
+  // Content changes size by itself (events measured, an answer streaming and then landing) and
+  // moves the scroll with it; only the reader's own scrolling up, by wheel, touch, keys or the
+  // scrollbar, leaves the end. Reaching the end again, however, resumes following.
   const lastScrollTop = useRef(0);
+  const lastGesture = useRef(-Infinity);
+  const noteGesture = () => {
+    lastGesture.current = performance.now();
+  };
   function recordScroll() {
     const scroller = scrollerRef.current;
     if (!scroller) return;
@@ -183,7 +190,7 @@ export function Transcript({
     const scrolledUp = scroller.scrollTop < lastScrollTop.current;
     lastScrollTop.current = scroller.scrollTop;
     if (distanceToBottom <= FOLLOW_THRESHOLD) setFollowing(true);
-    else if (scrolledUp) setFollowing(false);
+    else if (scrolledUp && performance.now() - lastGesture.current < GESTURE_MS) setFollowing(false);
   }
 
   const announcement = useNewEventAnnouncement(events);
@@ -191,7 +198,18 @@ export function Transcript({
 
   return (
     // Focusable, so that a keyboard can scroll it.
-    <div className="transcript" ref={scrollerRef} onScroll={recordScroll} tabIndex={0}>
+    <div
+      className="transcript"
+      ref={scrollerRef}
+      onScroll={recordScroll}
+      onWheel={noteGesture}
+      onTouchMove={noteGesture}
+      onPointerDown={noteGesture}
+      onKeyDown={(event) => {
+        if (SCROLL_KEYS.has(event.key)) noteGesture();
+      }}
+      tabIndex={0}
+    >
       <div className="transcript-content" ref={contentRef}>
         <div ref={startRef} className="transcript-start">
           {hasOlder ? (

@@ -44,13 +44,14 @@ async function announceContinuation(
   });
 }
 
-/** jsdom lays nothing out: give the transcript a height, and scroll it from its end up to the top. */
+/** jsdom lays nothing out: give the transcript a height, and scroll it with the wheel from its end up to the top. */
 function scrollTranscriptToTop() {
   const scroller = screen.getByRole('log', { name: 'Transcript' }).closest('.transcript') as HTMLElement;
   Object.defineProperty(scroller, 'scrollHeight', { configurable: true, value: 2000 });
   Object.defineProperty(scroller, 'clientHeight', { configurable: true, value: 500 });
   scroller.scrollTop = 1500;
   fireEvent.scroll(scroller);
+  fireEvent.wheel(scroller, { deltaY: -1500 });
   scroller.scrollTop = 0;
   fireEvent.scroll(scroller);
 }
@@ -67,6 +68,23 @@ describe('when the session on screen is continued elsewhere', () => {
     const landed = await screen.findByText('Opened session session-5');
     expect(JSON.parse(landed.getAttribute('data-state') ?? 'null')).toEqual({ followedContinuation: 'edge-5' });
     expect(window.sessionStorage.getItem('session-continuation.followedContinuations')).toBe('["edge-5"]');
+  });
+
+  it('keeps following a reader at the live end when the transcript moves by itself, as when a long answer lands', async () => {
+    const page = renderSessionPage([transcriptMock({ events: conversation })]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+    const scroller = screen.getByRole('log', { name: 'Transcript' }).closest('.transcript') as HTMLElement;
+    Object.defineProperty(scroller, 'scrollHeight', { configurable: true, value: 2000 });
+    Object.defineProperty(scroller, 'clientHeight', { configurable: true, value: 500 });
+    scroller.scrollTop = 1500;
+    fireEvent.scroll(scroller);
+    // The content shrank under the reader: the browser moved the scroll, the reader did nothing.
+    scroller.scrollTop = 300;
+    fireEvent.scroll(scroller);
+
+    await announceContinuation(page);
+
+    expect(await screen.findByText('Opened session session-5')).toBeInTheDocument();
   });
 
   it('tells a reader who scrolled away instead of moving them', async () => {
