@@ -33,6 +33,7 @@ describe('conversations in a sidebar by lineage, the lineage as a map, a keyboar
   let reviewId: string;
   let launchUrl: string;
   let partTwoUrl: string;
+  let offsite: { predecessorUrl: string; successorUrl: string };
 
   async function openPage(): Promise<Page> {
     return collectErrors(await browser.context.newPage(), browserErrors);
@@ -61,6 +62,40 @@ describe('conversations in a sidebar by lineage, the lineage as a map, a keyboar
   }
 
   const conversations = (on: Page = page) => on.getByRole('navigation', { name: 'Conversations' });
+
+  /**
+   * A conversation as people have them, to show in the screenshots: an answer in Markdown (a
+   * table, a task list, code), a continuation, and a message in the successor. Returns the addresses of both sessions.
+   */
+  async function conversationToShow(): Promise<{ predecessorUrl: string; successorUrl: string }> {
+    const { createSession } = await queryApi<{ createSession: { id: string } }>(server, 'mutation { createSession(input: { title: "Plan the team offsite" }) { id } }');
+    await queryApi(server, POST_MESSAGE, { id: createSession.id, text: 'We have two venues for the team offsite in May.' });
+    await holds(createSession.id, 2);
+    await queryApi(server, POST_MESSAGE, {
+      id: createSession.id,
+      text: '/echo Here are the two venues for the offsite:\n\n| venue | seats | price |\n| --- | --- | --- |\n| Lakeside | 40 | €3,200 |\n| Old mill | 60 | €4,100 |\n\n- [x] shortlist the venues\n- [ ] book the venue\n- [ ] order lunch\n\n```js\nconst budget = 5000;\n```',
+    });
+    await holds(createSession.id, 4);
+    await queryApi(server, POST_MESSAGE, { id: createSession.id, text: '/continue Offsite logistics' });
+    const { session } = await queryApi<{ session: { currentContinuation: { id: string } } }>(
+      server,
+      'query ($id: ID!) { session(id: $id) { currentContinuation { id } } }',
+      { id: createSession.id },
+    );
+    await eventually('the offsite conversation continued', async () => {
+      const { session: now } = await queryApi<{ session: { currentContinuation: { id: string } } }>(
+        server,
+        'query ($id: ID!) { session(id: $id) { currentContinuation { id } } }',
+        { id: createSession.id },
+      );
+      session.currentContinuation = now.currentContinuation;
+      return now.currentContinuation.id !== createSession.id;
+    });
+    const successorId = session.currentContinuation.id;
+    await holds(successorId, 3);
+    await queryApi(server, POST_MESSAGE, { id: successorId, text: 'Book the caterer too' });
+    return { predecessorUrl: `${server.url}/sessions/${createSession.id}`, successorUrl: `${server.url}/sessions/${successorId}` };
+  }
 
   beforeAll(async () => {
     server = await startApiServer();
@@ -205,6 +240,7 @@ describe('conversations in a sidebar by lineage, the lineage as a map, a keyboar
   });
 
   it('has no serious or critical accessibility problem on any page, in either theme', async () => {
+    offsite = await conversationToShow();
     const found: string[] = [];
     async function check(where: string) {
       for (const violation of await seriousViolations(page)) found.push(`${where}: ${violation}`);
@@ -232,6 +268,10 @@ describe('conversations in a sidebar by lineage, the lineage as a map, a keyboar
       await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
       await check(`${theme} shortcuts`);
       await page.keyboard.press('Escape');
+      await page.goto(offsite.predecessorUrl);
+      await transcriptOf(page).getByRole('table').waitFor();
+      await transcriptOf(page).getByRole('article', { name: 'Continued in “Offsite logistics”' }).getByText(/^Carried/).waitFor();
+      await check(`${theme} conversation with Markdown`);
       await saveScreenshot(page, theme === 'Light' ? '53-layout-light' : '54-layout-dark');
       await page.goto(launchUrl);
       await transcriptOf(page).getByRole('article', { name: 'Continued in “Launch, part two”' }).waitFor();
@@ -266,6 +306,9 @@ describe('conversations in a sidebar by lineage, the lineage as a map, a keyboar
     expect((await boxOf(first)).top).toBeLessThan(phone.height / 3);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await saveScreenshot(page, '55-phone-session');
+    await page.goto(offsite.successorUrl);
+    await answerTo('Book the caterer too').waitFor();
+    await saveScreenshot(page, '58-phone-conversation');
 
     await page.getByRole('button', { name: 'Show conversations' }).click();
     const drawer = page.getByRole('dialog', { name: 'Conversations' });
