@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { startApiServer, type RunningApiServer } from './api-server';
-import { collectErrors, launchBrowser, saveScreenshot, transcriptOf, type Browser } from './browser';
+import { boxOf, collectErrors, eventually, launchBrowser, saveScreenshot, transcriptOf, type Browser } from './browser';
 
 
 describe('a person chats with the agent, and asking it to continue moves the tab to the successor', () => {
@@ -48,7 +48,7 @@ describe('a person chats with the agent, and asking it to continue moves the tab
     // The built-in agent quotes the message it answers.
     await assistantMessages().filter({ hasText: 'We will launch in three markets' }).waitFor();
     await page.getByText('Thinking…').waitFor({ state: 'hidden' });
-    await page.getByRole('meter', { name: /^Context: [\d,]+ of 32,768 tokens/ }).waitFor();
+    await page.getByRole('meter', { name: /^Model context: [\d,]+ of 32,768 tokens/ }).waitFor();
     await saveScreenshot(page, '20-agent-answered');
   });
 
@@ -59,7 +59,7 @@ describe('a person chats with the agent, and asking it to continue moves the tab
     await page.getByRole('heading', { name: 'Next phase' }).waitFor();
     const banner = page.getByRole('complementary', { name: 'Continuation' });
     await banner.getByText('Continued from “Plan the launch”').waitFor();
-    await banner.getByText(/You asked for it/).waitFor();
+    await banner.getByText(/You asked for a new session; the agent continued in a new session\./).waitFor();
     await transcriptOf(page).getByText('/continue Next phase', { exact: true }).waitFor();
     await transcriptOf(page).getByRole('link', { name: 'from “Plan the launch”' }).waitFor();
     // The successor's own first turn answers the replayed request.
@@ -75,8 +75,16 @@ describe('a person chats with the agent, and asking it to continue moves the tab
 
     const card = transcriptOf(page).getByRole('article', { name: 'Continued in “Next phase”' });
     await card.waitFor();
-    expect(await card.innerText()).toContain('You asked for it');
+    expect(await card.innerText()).toContain('You asked for a new session; the agent continued in a new session.');
     await page.getByRole('link', { name: 'Open current continuation' }).waitFor();
+    // Opened at its end, the card is whole on screen, its links above the choice that replaced the composer.
+    await card.getByRole('link', { name: 'Inspect handoff' }).waitFor();
+    const scroller = page.locator('.transcript');
+    await eventually('the transition card is whole in the transcript’s view', async () => {
+      const [cardBox, view] = await Promise.all([boxOf(card), boxOf(scroller)]);
+      return cardBox.top >= view.top && cardBox.bottom <= view.bottom;
+    });
+    expect((await boxOf(page.getByRole('link', { name: 'Open current continuation' }))).bottom).toBeLessThanOrEqual(page.viewportSize()!.height);
     expect(await page.getByLabel('Message').count()).toBe(0);
     expect(page.url()).toBe(predecessorUrl);
     await saveScreenshot(page, '22-agent-predecessor-card');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { startApiServer, type RunningApiServer } from './api-server';
-import { collectErrors, launchBrowser, saveScreenshot, transcriptOf, type Browser } from './browser';
+import { collectErrors, launchBrowser, openSessionMenu, saveScreenshot, transcriptOf, type Browser } from './browser';
 
 describe('a person who asked to be asked approves or rejects the agent\'s continuation', () => {
   let server: RunningApiServer;
@@ -32,7 +32,9 @@ describe('a person who asked to be asked approves or rejects the agent\'s contin
     await page.getByRole('button', { name: 'Send' }).click();
   }
 
-  const toggle = () => page.getByRole('checkbox', { name: 'Ask me before the agent continues in a new session' });
+  /** The setting, in the session menu. */
+  const toggle = async () => (await openSessionMenu(page)).getByRole('checkbox', { name: 'Ask me before the agent continues in a new session' });
+  const closeMenu = () => page.keyboard.press('Escape');
   const card = (title: string) => transcriptOf(page).getByRole('article', { name: `The agent proposes to continue in “${title}”` });
 
   it('sets the session to ask first, and the setting holds after a reload', async () => {
@@ -41,11 +43,11 @@ describe('a person who asked to be asked approves or rejects the agent\'s contin
     await page.getByRole('button', { name: 'Create session' }).click();
     await page.waitForURL(/\/sessions\/[^/?]+$/);
     sessionUrl = page.url();
-    expect(await toggle().isChecked()).toBe(false);
-    await toggle().check();
+    expect(await (await toggle()).isChecked()).toBe(false);
+    await (await toggle()).check();
     await page.reload();
-    await toggle().waitFor();
-    expect(await toggle().isChecked()).toBe(true);
+    expect(await (await toggle()).isChecked()).toBe(true);
+    await closeMenu();
   });
 
   it('shows the proposal in the transcript instead of moving: the draft, what it would carry, and the time left', async () => {
@@ -89,7 +91,8 @@ describe('a person who asked to be asked approves or rejects the agent\'s contin
     await banner.getByText('Continued from “Plan the launch”').waitFor();
     await assistantMessages().first().waitFor();
     // The successor inherits the setting.
-    expect(await toggle().isChecked()).toBe(true);
+    expect(await (await toggle()).isChecked()).toBe(true);
+    await closeMenu();
     await saveScreenshot(page, '42-proposal-approved-successor');
 
     await page.goBack();

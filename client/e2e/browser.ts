@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 /** The distribution's Chromium; tests never download a browser. */
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -57,4 +57,51 @@ export function saveScreenshot(page: Page, name: string): Promise<Buffer> {
 /** The transcript of the session a page shows. */
 export function transcriptOf(page: Page) {
   return page.getByRole('log', { name: 'Transcript' });
+}
+
+/** Where the page's accessibility engine comes from: the `axe-core` package, injected into the page. */
+const AXE_SOURCE = require.resolve('axe-core/axe.min.js');
+
+/**
+ * The serious and critical accessibility violations axe-core finds on the page as it is now
+ * (dialogs and menus included), each as "rule: the elements it found"; empty when there are none.
+ */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SOURCE });
+  const violations = await page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } };
+    return (await axe.run(document)).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/** The app's theme, as the theme choice in the sidebar sets it (and remembers it). */
+export async function chooseTheme(page: Page, theme: 'System' | 'Light' | 'Dark'): Promise<void> {
+  await page.getByRole('group', { name: 'Theme' }).getByText(theme, { exact: true }).click();
+}
+
+/** Opens the session menu of the conversation on screen, unless it is open already. */
+export async function openSessionMenu(page: Page) {
+  const button = page.getByRole('button', { name: 'Session menu' });
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  return page.getByRole('group', { name: 'Session menu' });
+}
+
+/** The page's vertical box of an element, to check what is on screen. */
+export async function boxOf(locator: Locator): Promise<{ top: number; bottom: number }> {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('The element is not laid out.');
+  return { top: box.y, bottom: box.y + box.height };
+}
+
+/** Waits until `check` holds (layout settles over a few frames); throws with `what` after `timeoutMs`. */
+export async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Still not so after ${timeoutMs} ms: ${what}`);
 }

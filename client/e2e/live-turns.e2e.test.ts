@@ -1,8 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { startApiServer, type RunningApiServer } from './api-server';
-import { collectErrors, launchBrowser, saveScreenshot, transcriptOf, type Browser } from './browser';
+import { collectErrors, launchBrowser, saveScreenshot, seriousViolations, transcriptOf, type Browser } from './browser';
 
 describe('answers stream in, render as Markdown, and can be stopped', () => {
   let server: RunningApiServer;
@@ -34,12 +33,10 @@ describe('answers stream in, render as Markdown, and can be stopped', () => {
 
   /** No serious or critical accessibility violations on the page as it is now. */
   async function expectAccessible() {
-    const results = await new AxeBuilder({ page }).analyze();
-    const severe = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-    expect(severe.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
   }
 
-  it('lists sessions without serious accessibility problems', async () => {
+  it('opens a new conversation without serious accessibility problems', async () => {
     await page.goto(`${server.url}/?key=${encodeURIComponent(server.apiKey)}`);
     await page.getByLabel('Title').waitFor();
     await expectAccessible();
@@ -80,6 +77,55 @@ describe('answers stream in, render as Markdown, and can be stopped', () => {
     expect(text).toContain('word0 word1');
     expect(text).not.toContain('word2999');
     await saveScreenshot(page, '32-answer-stopped');
+  });
+
+  it('keeps Stop and the composer on screen while a 1,200-word answer streams into the transcript', async () => {
+    const words = Array.from({ length: 1200 }, (_, index) => `word${index}`).join(' ');
+    // Watched from inside the page, frame by frame, for as long as the answer is being written.
+    const watched = page.evaluate(
+      () =>
+        new Promise<{ answerLength: number; stopBottom: number; composerBottom: number; transcriptBottom: number; composerTop: number; inTranscript: boolean }[]>(
+          (resolve) => {
+            const samples: { answerLength: number; stopBottom: number; composerBottom: number; transcriptBottom: number; composerTop: number; inTranscript: boolean }[] = [];
+            const started = performance.now();
+            const sample = () => {
+              const answer = document.querySelector<HTMLElement>('[aria-label="The answer so far"]');
+              const stop = [...document.querySelectorAll('button')].find((button) => button.textContent === 'Stop');
+              const composer = document.querySelector('textarea[data-composer]');
+              const transcript = document.querySelector('.transcript');
+              if (answer && stop && composer && transcript) {
+                samples.push({
+                  answerLength: answer.innerText.length,
+                  stopBottom: stop.getBoundingClientRect().bottom,
+                  composerBottom: composer.getBoundingClientRect().bottom,
+                  composerTop: composer.getBoundingClientRect().top,
+                  transcriptBottom: transcript.getBoundingClientRect().bottom,
+                  inTranscript: transcript.contains(answer),
+                });
+              } else if (samples.length > 0 || performance.now() - started > 20_000) {
+                resolve(samples);
+                return;
+              }
+              requestAnimationFrame(sample);
+            };
+            sample();
+          },
+        ),
+    );
+    await send(`/echo ${words}`);
+    const samples = await watched;
+    const viewport = page.viewportSize()!;
+
+    expect(samples.length).toBeGreaterThanOrEqual(5);
+    for (const seen of samples) {
+      expect(seen.inTranscript).toBe(true);
+      expect(seen.stopBottom).toBeLessThanOrEqual(viewport.height);
+      expect(seen.composerBottom).toBeLessThanOrEqual(viewport.height);
+      // The transcript's scroll box keeps its height: the answer grows inside it, above the composer.
+      expect(seen.transcriptBottom).toBeLessThanOrEqual(seen.composerTop);
+    }
+    expect(samples.at(-1)!.answerLength).toBeGreaterThan(samples[0].answerLength);
+    await page.getByText('Thinking…').waitFor({ state: 'hidden' });
   });
 
   it('ran without errors in the browser console', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { queryApi, startApiServer, type RunningApiServer } from './api-server';
-import { collectErrors, launchBrowser, saveScreenshot, transcriptOf, type Browser } from './browser';
+import { collectErrors, launchBrowser, openSessionMenu, saveScreenshot, transcriptOf, type Browser } from './browser';
 
 const POST_MESSAGE = 'mutation ($id: ID!, $text: String!) { postMessage(input: { sessionId: $id, text: $text }) { __typename } }';
 
@@ -66,46 +66,52 @@ describe('a person finds an earlier event by searching, and carries recommended 
     await server?.stop();
   });
 
-  it('searches every session from the list', async () => {
-    await page.goto(`${server.url}/?key=${encodeURIComponent(server.apiKey)}`);
-    const search = page.getByRole('search', { name: 'Search all sessions' });
-    await search.getByRole('searchbox', { name: 'Search' }).fill('signing keys');
-    await search.getByRole('searchbox', { name: 'Search' }).press('Enter');
+  /** The command palette, open. */
+  function palette() {
+    return page.getByRole('dialog', { name: 'Command palette' });
+  }
 
-    const results = page.getByRole('region', { name: 'Search results' });
-    await results.getByText(/^Showing (the best )?\d+ hits? for “signing keys” in all sessions(; more below)?\.$/).waitFor();
-    await results.getByRole('link', { name: /Operations notes/ }).first().waitFor();
+  it('searches every session from the palette', async () => {
+    await page.goto(`${server.url}/?key=${encodeURIComponent(server.apiKey)}`);
+    await page.getByText('Server online').waitFor();
+    await page.keyboard.press('ControlOrMeta+K');
+    await palette().getByRole('combobox').fill('signing keys');
+
+    await palette().getByText(/^\d+\+? messages? match(es)? “signing keys” in all sessions\.$/).waitFor();
+    await palette().getByRole('option').filter({ hasText: 'Operations notes' }).first().waitFor();
     await saveScreenshot(page, '23-search-all-sessions');
+    await page.keyboard.press('Escape');
+    await palette().waitFor({ state: 'detached' });
   });
 
-  it('finds the event a question asks about, marked, and opens it highlighted in its session', async () => {
+  it('finds the event a question asks about, marked, and opens it highlighted in its session as a search hit', async () => {
     await page.goto(`${server.url}/sessions/${sessionId}`);
     await transcriptOf(page).getByText(MESSAGES[MESSAGES.length - 1], { exact: true }).waitFor();
-    const search = page.getByRole('search', { name: 'Search this conversation' });
-    expect(await search.getByRole('combobox', { name: 'Search in' }).inputValue()).toBe('LINEAGE');
-    await search.getByRole('searchbox', { name: 'Search' }).fill('how often do we rotate the signing keys?');
-    await search.getByRole('button', { name: 'Search' }).click();
+    await (await openSessionMenu(page)).getByRole('button', { name: 'Search this conversation' }).click();
+    expect(await palette().getByRole('radio', { name: 'This lineage' }).isChecked()).toBe(true);
+    await palette().getByRole('combobox').fill('how often do we rotate the signing keys?');
 
-    const results = page.getByRole('region', { name: 'Search results' });
     // A snippet is an excerpt around the match; the person's own message is the one to open.
-    const hit = results.getByRole('link').filter({ hasText: 'You' }).filter({ hasText: 'signing keys every 90 days' }).first();
+    const hit = palette().getByRole('option').filter({ hasText: 'You' }).filter({ hasText: 'signing keys every 90 days' }).first();
     await hit.waitFor();
     expect(await hit.locator('mark').allInnerTexts()).toEqual(expect.arrayContaining(['rotate', 'signing', 'keys']));
     await saveScreenshot(page, '24-search-hits');
 
     await hit.click();
-    await page.waitForURL(/\?from=([^&]+)&to=\1$/);
-    await page.getByText(/^Highlighting event \d+, a cited source\.$/).waitFor();
+    await page.waitForURL(/\?from=([^&]+)&to=\1&via=search$/);
+    await page.getByText(/^Highlighting event \d+, a search hit\.$/).waitFor();
     const highlighted = transcriptOf(page).locator('.transcript-item-cited');
     expect(await highlighted.count()).toBe(1);
+    expect(await highlighted.innerText()).toMatch(/^SEARCH HIT\s/i);
+    expect(await highlighted.innerText()).not.toMatch(/cited source/i);
     expect(await highlighted.innerText()).toContain('We rotate the signing keys every 90 days.');
     expect(await highlighted.evaluate((item) => item === document.activeElement)).toBe(true);
-    expect(await page.getByRole('region', { name: 'Search results' }).count()).toBe(0);
+    expect(await palette().count()).toBe(0);
     await saveScreenshot(page, '25-search-hit-opened');
   });
 
   it('continues with assisted selection, and the handoff lists the recommended source', async () => {
-    await page.getByRole('button', { name: 'Continue in new session' }).click();
+    await (await openSessionMenu(page)).getByRole('button', { name: 'Continue in new session' }).click();
     const dialog = page.getByRole('dialog', { name: 'Continue in new session' });
     await dialog.getByLabel('Title').fill('Security review');
     await dialog.getByLabel('Purpose').fill('Prepare the security review: how often we rotate the signing keys');

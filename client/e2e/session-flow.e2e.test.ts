@@ -92,15 +92,19 @@ describe('a person signs in, starts a session and writes in it', () => {
     await saveScreenshot(page, '05-after-reload');
   });
 
-  it('fits a 375 px wide screen', async () => {
-    await page.setViewportSize({ width: 375, height: 740 });
+  it('fits a 390 px wide screen, its conversations in a drawer', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('navigation', { name: 'Conversations' }).waitFor({ state: 'detached' });
     await saveScreenshot(page, '06-session-narrow');
     expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
 
-    await page.getByRole('link', { name: '← All sessions' }).click();
-    await page.getByRole('link', { name: /Plan the release/ }).waitFor();
+    await page.getByRole('button', { name: 'Show conversations' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Conversations' });
+    await drawer.getByRole('link', { name: /Plan the release/ }).waitFor();
     await saveScreenshot(page, '07-sessions-narrow');
     expect(await horizontalOverflow()).toBeLessThanOrEqual(0);
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
   });
 
   it('ran without errors in the browser console', () => {

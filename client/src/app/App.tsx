@@ -1,35 +1,27 @@
 import { ApolloProvider } from '@apollo/client/react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { createBrowserRouter, Outlet } from 'react-router';
+import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
-import { HandoffInspectorRoute } from '../features/handoff/HandoffInspectorPage';
-import { SessionsPage } from '../features/sessions/SessionsPage';
+import { HomePage } from '../features/sessions/HomePage';
 import { SessionRoute } from '../features/transcript/SessionPage';
 import { connectToApi, type ApiConnection } from './api-connection';
-import { AppHeader } from './AppHeader';
 import { ApiKeyProvider, RequireApiKey, useApiKey } from './auth';
 import { NotFoundPage } from './NotFoundPage';
+import { AppShell } from './shell/AppShell';
 import './app.css';
-
-function Layout() {
-  return (
-    <div className="app">
-      <AppHeader />
-      <main className="app-main">
-        <Outlet />
-      </main>
-    </div>
-  );
-}
 
 function createRouter() {
   return createBrowserRouter([
     {
-      element: <Layout />,
+      element: <AppShell />,
       children: [
-        { index: true, element: <SessionsPage /> },
+        { index: true, element: <HomePage /> },
         { path: 'sessions/:sessionId', element: <SessionRoute /> },
-        { path: 'continuations/:edgeId', element: <HandoffInspectorRoute /> },
+        {
+          path: 'continuations/:edgeId',
+          // The inspector is a page of its own, opened from a card or a banner: loaded when opened.
+          lazy: async () => ({ Component: (await import('../features/handoff/HandoffInspectorPage')).HandoffInspectorRoute }),
+        },
         { path: '*', element: <NotFoundPage /> },
       ],
     },

@@ -1,10 +1,17 @@
 import { Link } from 'react-router';
+import { TopBar } from './shell/TopBar';
+import { useDocumentTitle } from './useDocumentTitle';
 
 export function NotFoundPage() {
+  useDocumentTitle('Page not found');
   return (
-    <section className="page-state">
-      <h1>Page not found</h1>
-      <Link to="/">Back to all sessions</Link>
-    </section>
+    <div className="page">
+      <TopBar>
+        <h1>Page not found</h1>
+      </TopBar>
+      <section className="page-state">
+        <Link to="/">Start a new conversation</Link>
+      </section>
+    </div>
   );
 }

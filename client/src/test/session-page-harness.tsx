@@ -69,14 +69,22 @@ export function lineageShape(
   session: { title?: string; status?: SessionStatus } = {},
 ): LineageShape {
   const { title = 'Plan the migration', status = 'ACTIVE' } = session;
+  const head = overrides.currentContinuation ?? { __typename: 'Session', id: SESSION_ID, title, status };
   return {
     __typename: 'Session',
     id: SESSION_ID,
-    currentContinuation: { __typename: 'Session', id: SESSION_ID, title, status },
+    currentContinuation: head,
     continuedFrom: null,
+    continuations: [],
+    origin: { __typename: 'Session', id: SESSION_ID, title, currentContinuation: { __typename: 'Session', id: head.id } },
     lineage: [{ __typename: 'Session', id: SESSION_ID, title }],
     lineageTree: [
-      { __typename: 'LineageNode', depth: 0, session: { __typename: 'Session', id: SESSION_ID, title }, edge: null },
+      {
+        __typename: 'LineageNode',
+        depth: 0,
+        session: { __typename: 'Session', id: SESSION_ID, title, status, createdAt: '2026-03-01T09:00:00.000Z' },
+        edge: null,
+      },
     ],
     ...overrides,
   };

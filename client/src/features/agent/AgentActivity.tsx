@@ -1,18 +1,18 @@
 import { ContextMeter, ContinuationHint } from './ContextMeter';
 import { RunStatus } from './RunStatus';
-import { useAgentActivity } from './useAgentActivity';
+import type { AgentActivityState } from './useAgentActivity';
 import './agent.css';
 
 interface AgentActivityProps {
-  /** An ACTIVE session: only those take messages, so only those have turns to show. */
-  sessionId: string;
+  /** The session's agent state (an ACTIVE session: only those take messages). */
+  activity: AgentActivityState;
   /** Opens the "Continue in new session" dialog; absent while it cannot be opened. */
   onContinue?: () => void;
 }
 
-/** Beside the composer: the assistant's current turn, how full its context is, and advice to continue. */
-export function AgentActivity({ sessionId, onContinue }: AgentActivityProps) {
-  const { currentTurn, contextUsage, continuationSuggested, refresh, error } = useAgentActivity(sessionId);
+/** Beside the composer: the assistant's current turn with Stop, how full its context is, and advice to continue. */
+export function AgentActivity({ activity, onContinue }: AgentActivityProps) {
+  const { currentTurn, contextUsage, continuationSuggested, refresh, error } = activity;
   return (
     <div className="agent-activity">
       <div className="agent-activity-row">

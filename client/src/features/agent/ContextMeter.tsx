@@ -4,14 +4,17 @@ import type { SessionAgentStateQuery } from '../../gql/graphql';
 
 type ContextUsage = NonNullable<SessionAgentStateQuery['session']>['contextUsage'];
 
-/** How full the model's context is for the next turn; past the advised share the bar changes colour. */
+/**
+ * How full the model's context is for the next turn (not the transcript's own size: a successor's
+ * context is its projection plus its own events); past the advised share the bar changes colour.
+ */
 export function ContextMeter({ usage }: { usage: ContextUsage }) {
   const labelId = useId();
   const percent = Math.round(usage.share * 100);
   return (
     <div className="context-meter">
       <span id={labelId} className="hint">
-        Context: {usage.tokens.toLocaleString()} of {formatCount(usage.windowTokens, 'token')} ({percent}%)
+        Model context: {usage.tokens.toLocaleString()} of {formatCount(usage.windowTokens, 'token')} ({percent}%)
       </span>
       <meter
         aria-labelledby={labelId}

@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCommands } from '../../app/commands';
+import { isModalOpen } from '../../app/keyboard';
 import type { RunStateFragment } from '../../gql/graphql';
-import { Markdown } from '../markdown/Markdown';
 import { isInProgress } from './useAgentActivity';
 import { useCancelRun } from './useCancelRun';
 import { useRetryRun } from './useRetryRun';
-import { useRunOutput } from './useRunOutput';
 
 interface RunStatusProps {
   /** The session's newest turn; null before its first message. */
@@ -13,11 +13,27 @@ interface RunStatusProps {
   onOutdated(): void;
 }
 
+/** Esc stops the answer being written, unless something on top (a dialog, a menu) takes the key. */
+function useEscapeToStop(stop: (() => void) | null) {
+  const latest = useRef(stop);
+  useEffect(() => {
+    latest.current = stop;
+  });
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== 'Escape' || event.defaultPrevented || !latest.current || isModalOpen()) return;
+      event.preventDefault();
+      latest.current();
+    }
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
+}
+
 /**
- * The current turn: "Thinking…" and a Stop button while it is queued or running, with its answer
- * as it is produced; its error and a way to run it again when it failed; nothing once it answered
- * (the answer is in the transcript then). The answer being produced is not a live region: the
- * transcript announces it once, finished.
+ * The current turn: "Thinking…" and a Stop button (or Esc) while it is queued or running; its
+ * error and a way to run it again when it failed; nothing once it answered (the answer is in the
+ * transcript then, as it was while it was being written).
  */
 export function RunStatus({ currentTurn, onOutdated }: RunStatusProps) {
   const { retryRun, retrying } = useRetryRun();
@@ -26,7 +42,6 @@ export function RunStatus({ currentTurn, onOutdated }: RunStatusProps) {
   const [problem, setProblem] = useState<{ runId: string; text: string } | null>(null);
   const thinking = currentTurn !== null && isInProgress(currentTurn);
   const failed = currentTurn?.status === 'FAILED' ? currentTurn : null;
-  const streaming = useRunOutput(currentTurn?.status === 'RUNNING' ? currentTurn.id : null);
 
   async function retry(runId: string) {
     setProblem(null);
@@ -48,13 +63,22 @@ export function RunStatus({ currentTurn, onOutdated }: RunStatusProps) {
     }
   }
 
+  // Esc and the palette stop the run in progress through the latest `stop`.
+  const latestStop = useRef(stop);
+  useEffect(() => {
+    latestStop.current = stop;
+  });
+  const stopRun = useCallback((id: string) => void latestStop.current(id), []);
+  const runId = thinking && !cancelling ? currentTurn.id : null;
+  useEscapeToStop(runId ? () => stopRun(runId) : null);
+  const commands = useMemo(
+    () => (runId ? [{ id: 'stop', label: 'Stop the answer', keywords: 'cancel halt', shortcut: 'Esc', run: () => stopRun(runId) }] : []),
+    [runId, stopRun],
+  );
+  useCommands(commands);
+
   return (
     <div className="run-status">
-      {thinking && streaming && (
-        <div className="run-status-answer" aria-label="The answer so far">
-          <Markdown text={streaming} />
-        </div>
-      )}
       {/* Always rendered: screen readers announce changes inside a live region, not one that appears with them. */}
       <p role="status" aria-live="polite" className={failed ? 'run-status-text run-status-failed' : 'run-status-text'}>
         {thinking && (
@@ -66,7 +90,7 @@ export function RunStatus({ currentTurn, onOutdated }: RunStatusProps) {
         {failed && `The assistant could not answer${failed.error ? `: ${failed.error}` : '.'}`}
       </p>
       {thinking && (
-        <button type="button" className="button" disabled={cancelling} onClick={() => void stop(currentTurn.id)}>
+        <button type="button" className="button" disabled={cancelling} onClick={() => void stop(currentTurn.id)} aria-keyshortcuts="Escape">
           {cancelling ? 'Stopping…' : 'Stop'}
         </button>
       )}

@@ -32,8 +32,6 @@ export const RunUpdatedSubscription = graphql(`
 
 const IN_PROGRESS: RunStatus[] = ['QUEUED', 'RUNNING'];
 
-/** The current turn is the newest TURN run; a few delegated runs may be newer. */
-
 export function isInProgress(run: RunStateFragment): boolean {
   return IN_PROGRESS.includes(run.status);
 }
@@ -47,19 +45,22 @@ const UNFINISHED_TURN_RECHECK_MS = 5_000;
 
 /**
  * What the agent is doing in an ACTIVE session: its current turn (the newest TURN run, kept
- * current by `runUpdated`), how full the model's context is, and whether the server advises
- * continuing in a new session. The advice changes between turns, so it is read again whenever
- * a turn ends.
+ * current by `runUpdated`; a few delegated runs may be newer), how full the model's context is,
+ * and whether the server advises continuing in a new session. The advice changes between
+ * turns, so it is read again whenever a turn ends. Nothing is asked while `active` is false:
+ * only an ACTIVE session takes turns.
  */
-export function useAgentActivity(sessionId: string) {
+export function useAgentActivity(sessionId: string, active: boolean) {
   const { data, error, refetch, startPolling, stopPolling } = useQuery(SessionAgentStateQuery, {
     variables: { id: sessionId },
     // Show what the cache knows at once, then what the server says now.
     fetchPolicy: 'cache-and-network',
+    skip: !active,
   });
 
   const { error: liveError } = useSubscription(RunUpdatedSubscription, {
     variables: { sessionId },
+    skip: !active,
     onData({ client, data: pushed }) {
       const run = pushed.data?.runUpdated;
       if (!run) return;
@@ -68,7 +69,7 @@ export function useAgentActivity(sessionId: string) {
     },
   });
 
-  const session = data?.session;
+  const session = active ? data?.session : undefined;
   const currentTurn = session?.runs.findLast((run) => run.kind === 'TURN') ?? null;
   const turnUnfinished = currentTurn !== null && isInProgress(currentTurn);
   useEffect(() => {
@@ -86,3 +87,5 @@ export function useAgentActivity(sessionId: string) {
     error: error ?? liveError,
   };
 }
+
+export type AgentActivityState = ReturnType<typeof useAgentActivity>;

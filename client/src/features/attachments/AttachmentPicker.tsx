@@ -1,4 +1,5 @@
 import { useId, useRef } from 'react';
+import { Icon } from '../../app/icons';
 import { formatByteSize } from './attachments';
 import type { DraftAttachment } from './useAttachmentUploads';
 import './attachments.css';
@@ -29,8 +30,8 @@ export function AttachmentPicker({ drafts, onAdd, onRemove, disabled }: Attachme
           event.target.value = '';
         }}
       />
-      <button type="button" className="button" disabled={disabled} onClick={() => input.current?.click()}>
-        Attach files
+      <button type="button" className="button button-quiet attachment-button" disabled={disabled} onClick={() => input.current?.click()}>
+        <Icon name="attach" /> Attach files
       </button>
       {drafts.length > 0 && (
         <ul className="attachment-drafts" aria-label="Attached files">

@@ -1,10 +1,14 @@
 import { Link } from 'react-router';
+import { transitionInWords } from './continuation-words';
 import './continuation.css';
 
 export interface ContinuedElsewhere {
   edgeId: string;
   successorId: string;
   successorTitle: string;
+  /** Why and by whom, when the announcement said. */
+  reason?: string;
+  actor?: string;
 }
 
 interface ContinuationNoticeProps {
@@ -18,6 +22,7 @@ export function ContinuationNotice({ continuation, onDismiss }: ContinuationNoti
     <div className="notice notice-info continuation-notice" role="status">
       <p>
         This session was continued in “{continuation.successorTitle}”.{' '}
+        {continuation.reason && `${transitionInWords(continuation.reason, continuation.actor)} `}
         <Link to={`/sessions/${continuation.successorId}`}>Open</Link>
       </p>
       <button type="button" className="button button-quiet" onClick={onDismiss}>

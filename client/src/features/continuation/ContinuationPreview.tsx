@@ -53,7 +53,7 @@ export function ContinuationPreview({ preview, sessionNames, children }: Continu
           <p className="hint">
             {pending
               ? 'Computing the preview…'
-              : 'Fill in the title, purpose, current request and token budget to see what the new session would start with.'}
+              : 'Fill in the title, purpose and current request to see what the new session would start with.'}
           </p>
         )}
       </div>

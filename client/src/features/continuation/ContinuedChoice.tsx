@@ -1,7 +1,7 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { OperationErrorNotice, type OperationError } from '../../app/OperationErrorNotice';
-import { randomUUID } from '../../app/random-uuid';
+import { useIdempotentSubmit } from '../../app/useIdempotentSubmit';
 import { usePostMessage } from '../transcript/usePostMessage';
 import type { ContinuationInitiation } from './useContinuationFollower';
 import './continuation.css';
@@ -25,25 +25,24 @@ export function ContinuedChoice({ sessionId, currentContinuation, draft = '', in
   const [text, setText] = useState(draft);
   const [problem, setProblem] = useState<Problem | null>(null);
   const { postMessage, posting } = usePostMessage();
-  const clientMessageId = useRef<string | null>(null);
+  const { submit, forget } = useIdempotentSubmit();
   const titleId = useId();
   const inputId = useId();
 
   function edit(nextText: string) {
     setText(nextText);
-    clientMessageId.current = null;
+    forget();
   }
 
   async function startBranch(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const message = text.trim();
     if (message === '' || posting) return;
-    clientMessageId.current ??= randomUUID();
     setProblem(null);
     initiation.begin();
     try {
-      const result = await postMessage(sessionId, message, clientMessageId.current, { branch: true });
-      clientMessageId.current = null;
+      const result = await submit((clientMessageId) => postMessage(sessionId, message, clientMessageId, { branch: true }));
+      if (!result) return;
       if (result.__typename === 'OperationError') {
         initiation.abandon();
         setProblem({ kind: 'refused', error: result });

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useId, useState, type FormEvent } from 'react';
+import { useContext, useEffect, useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { formatCount } from '../../app/format';
 import { OperationErrorNotice, type OperationError } from '../../app/OperationErrorNotice';
@@ -8,11 +8,8 @@ import { TokenBudgetBar } from '../handoff/TokenBudgetBar';
 import { reasonInWords } from './continuation-words';
 import { timeLeftInWords } from './proposal-time';
 import { useContinuationProposal, useProposalDecisions } from './useContinuationProposal';
-import type { ContinuationInitiation } from './useContinuationFollower';
+import { ProposalFollowContext } from './proposal-follow';
 import './continuation.css';
-
-/** The page's follower: approving a proposal here follows into the successor as the agent's own continuation would. */
-export const ProposalFollowContext = createContext<ContinuationInitiation | null>(null);
 
 /** The current time, again every `intervalMs`. */
 function useNow(intervalMs: number): number {
@@ -41,7 +38,11 @@ export function ProposalCardView({ proposal }: { proposal: ProposalCardFragment 
   const now = useNow(1000);
   const timeLeft = timeLeftInWords(proposal.expiresAt, now);
   const pending = proposal.status === 'PENDING' && timeLeft !== null;
-  const heading = `The agent proposes to continue in “${proposal.title}”`;
+  // The runtime proposes too, when the context is full: say that, not who.
+  const heading =
+    proposal.reason === 'CONTEXT_PRESSURE'
+      ? `The context is full: continue in “${proposal.title}”?`
+      : `The agent proposes to continue in “${proposal.title}”`;
   return (
     <article className="proposal-card" aria-label={heading}>
       <p className="proposal-card-title">{heading}</p>

@@ -3,13 +3,14 @@ import { Link } from 'react-router';
 import { formatTime } from '../../app/format';
 import { graphql } from '../../gql';
 import type { SuccessorBannerFragment } from '../../gql/graphql';
-import { reasonInWords } from './continuation-words';
+import { transitionInWords } from './continuation-words';
 import './continuation.css';
 
 export const SuccessorBannerFragmentDocument = graphql(`
   fragment SuccessorBanner on ContinuationEdge {
     id
     reason
+    actor
     createdAt
     predecessor {
       id
@@ -24,7 +25,7 @@ interface SuccessorBannerProps {
   arrivedByFollowing: boolean;
 }
 
-/** Opens a successor: where it came from, why, and the way back. */
+/** Opens a successor: where it came from, why and by whom, and the way back. */
 export function SuccessorBanner({ edge, arrivedByFollowing }: SuccessorBannerProps) {
   const bannerRef = useRef<HTMLElement>(null);
   useEffect(() => {
@@ -32,14 +33,21 @@ export function SuccessorBanner({ edge, arrivedByFollowing }: SuccessorBannerPro
   }, [arrivedByFollowing]);
 
   return (
-    <aside className="successor-banner" aria-label="Continuation" tabIndex={-1} ref={bannerRef}>
+    <aside
+      className={`successor-banner successor-banner-${edge.reason.toLowerCase().replaceAll('_', '-')}`}
+      aria-label="Continuation"
+      tabIndex={-1}
+      ref={bannerRef}
+    >
       <p className="successor-banner-title">Continued from “{edge.predecessor.title}”</p>
       <p className="successor-banner-meta">
         <span>
-          {reasonInWords(edge.reason)} · <time dateTime={edge.createdAt}>{formatTime(edge.createdAt)}</time>
+          {transitionInWords(edge.reason, edge.actor)} · <time dateTime={edge.createdAt}>{formatTime(edge.createdAt)}</time>
         </span>
-        <Link to={`/sessions/${edge.predecessor.id}`}>Back to previous</Link>
-        <Link to={`/continuations/${edge.id}`}>View handoff</Link>
+        <span className="successor-banner-links">
+          <Link to={`/sessions/${edge.predecessor.id}`}>Back to previous</Link>
+          <Link to={`/continuations/${edge.id}`}>View handoff</Link>
+        </span>
       </p>
     </aside>
   );

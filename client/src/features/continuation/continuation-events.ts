@@ -9,8 +9,10 @@ export interface TransitionCardData {
   successorId: string;
   successorTitle: string;
   reason: string;
-  /** e.g. "the current request, 2 decisions and 1 source" */
+  /** e.g. "the current request, 2 decisions and 1 source" (the server counts the cited sources only) */
   carried: string;
+  /** AGENT, USER or SYSTEM; absent from cards written before the server recorded it. */
+  actor: string | null;
 }
 
 /** The event opening a successor. */
@@ -41,7 +43,9 @@ function strings<K extends string>(payload: Payload, keys: readonly K[]): Record
 
 export function readTransitionCard(data: unknown): TransitionCardData | null {
   const payload = payloadWithRole(data, 'transition_card');
-  return payload && strings(payload, ['edgeId', 'successorId', 'successorTitle', 'reason', 'carried'] as const);
+  if (!payload) return null;
+  const card = strings(payload, ['edgeId', 'successorId', 'successorTitle', 'reason', 'carried'] as const);
+  return card && { ...card, actor: typeof payload.actor === 'string' ? payload.actor : null };
 }
 
 export function readSuccessorBanner(data: unknown): SuccessorBannerData | null {

@@ -11,6 +11,8 @@ export const SessionContinuedSubscription = graphql(`
     sessionContinued(sessionId: $sessionId) {
       edge {
         id
+        reason
+        actor
       }
       predecessor {
         id
@@ -20,7 +22,7 @@ export const SessionContinuedSubscription = graphql(`
           title
           status
         }
-        ...LineageControl
+        ...LineageBreadcrumb
       }
       successor {
         id
@@ -50,8 +52,9 @@ export interface ContinuationInitiation {
 }
 
 /**
- * Listens for continuations of the session on screen and either follows one (a history push,
- * so Back returns here) or reports it in `continuedElsewhere`, as `decideFollow` rules.
+ * Listens for continuations of the session on screen, whoever made them (a person elsewhere,
+ * the agent, or the runtime when the context was full), and either follows one (a history
+ * push, so Back returns here) or reports it in `continuedElsewhere`, as `decideFollow` rules.
  * `isFollowingTranscript` is read at that moment: whether the transcript is at its live end.
  */
 export function useContinuationFollower(sessionId: string, isFollowingTranscript: () => boolean) {
@@ -101,7 +104,13 @@ export function useContinuationFollower(sessionId: string, isFollowingTranscript
       const announced = data.data?.sessionContinued;
       if (!announced) return;
       settle(
-        { edgeId: announced.edge.id, successorId: announced.successor.id, successorTitle: announced.successor.title },
+        {
+          edgeId: announced.edge.id,
+          successorId: announced.successor.id,
+          successorTitle: announced.successor.title,
+          reason: announced.edge.reason,
+          actor: announced.edge.actor,
+        },
         initiationKey.current !== null,
       );
     },

@@ -84,7 +84,8 @@ export interface ContinuationRequest {
   eventCount: number;
   title: string;
   handoff: HandoffInput;
-  tokenBudget: number;
+  /** Absent: the server's default budget. */
+  tokenBudget?: number;
   selection: SourceSelection;
   idempotencyKey: string;
 }
@@ -118,7 +119,7 @@ export async function continuationInput(client: ApolloClient, request: Continuat
     actor: 'USER',
     title: request.title,
     handoff: request.handoff,
-    tokenBudget: request.tokenBudget,
+    ...(request.tokenBudget !== undefined && { tokenBudget: request.tokenBudget }),
     ...(selection.kind === 'assisted' && { assist: true }),
     sources:
       selection.kind === 'conversation'

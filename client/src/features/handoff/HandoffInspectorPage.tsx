@@ -1,7 +1,10 @@
 import { Link, useParams } from 'react-router';
 import { formatCount, formatDateTime } from '../../app/format';
+import { TopBar } from '../../app/shell/TopBar';
+import { useDocumentTitle } from '../../app/useDocumentTitle';
 import type { HandoffInspectionQuery, PlanTransfer } from '../../gql/graphql';
-import { ACTOR_IN_WORDS, reasonInWords } from '../continuation/continuation-words';
+import { actorInWords, transitionInWords } from '../continuation/continuation-words';
+import { LineageMap } from '../lineage/LineageMap';
 import { HandoffDetails } from './HandoffDetails';
 import { ManifestItemList } from './ManifestItemList';
 import { SECTION_IN_WORDS, TokenBudgetBar } from './TokenBudgetBar';
@@ -26,6 +29,7 @@ export function HandoffInspectorRoute() {
 /** The readable handoff beside the exact manifest it was compiled with. */
 export function HandoffInspectorPage({ edgeId }: { edgeId: string }) {
   const { edge, loading, error } = useHandoffInspection(edgeId);
+  useDocumentTitle(edge ? `Handoff: “${edge.predecessor.title}” → “${edge.successor.title}”` : 'Handoff');
 
   if (loading) {
     return (
@@ -36,13 +40,15 @@ export function HandoffInspectorPage({ edgeId }: { edgeId: string }) {
   }
   if (!edge) {
     return (
-      <section className="page-state">
-        <h1>{error ? 'The handoff could not be loaded' : 'Continuation not found'}</h1>
-        <p role={error ? 'alert' : undefined}>
-          {error?.message ?? 'It does not exist, or it belongs to another account.'}
-        </p>
-        <Link to="/">Back to all sessions</Link>
-      </section>
+      <div className="page">
+        <TopBar>
+          <h1>{error ? 'The handoff could not be loaded' : 'Continuation not found'}</h1>
+        </TopBar>
+        <section className="page-state">
+          <p role={error ? 'alert' : undefined}>{error?.message ?? 'It does not exist, or it belongs to another account.'}</p>
+          <Link to="/">Start a new conversation</Link>
+        </section>
+      </div>
     );
   }
 
@@ -53,19 +59,32 @@ export function HandoffInspectorPage({ edgeId }: { edgeId: string }) {
   };
 
   return (
-    <div className="inspector">
-      <header className="inspector-header">
+    <div className="page inspector">
+      <TopBar>
         <h1>Handoff</h1>
+      </TopBar>
+      <div className="page-body">
+      <header className="inspector-header">
         <p className="inspector-route">
           From <Link to={`/sessions/${edge.predecessor.id}`}>“{edge.predecessor.title}”</Link> to{' '}
           <Link to={`/sessions/${edge.successor.id}`}>“{edge.successor.title}”</Link>
         </p>
         <p className="session-facts">
-          <span>{reasonInWords(edge.reason)}</span>
-          <span>by {ACTOR_IN_WORDS[edge.actor]}</span>
+          <span>{transitionInWords(edge.reason, edge.actor)}</span>
           <time dateTime={edge.createdAt}>{formatDateTime(edge.createdAt)}</time>
         </p>
       </header>
+      {edge.successor.lineageTree.length > 1 && (
+        <section aria-labelledby="inspector-lineage-title" className="inspector-panel inspector-lineage">
+          <h2 id="inspector-lineage-title">Lineage map</h2>
+          <LineageMap
+            nodes={edge.successor.lineageTree}
+            headId={edge.successor.origin.currentContinuation.id}
+            inspectedEdgeId={edge.id}
+            label={`Lineage map of “${edge.successor.origin.title}”`}
+          />
+        </section>
+      )}
       <div className="inspector-columns">
         <section aria-labelledby="handoff-title" className="inspector-panel">
           <h2 id="handoff-title">What the agent handed over</h2>
@@ -80,7 +99,7 @@ export function HandoffInspectorPage({ edgeId }: { edgeId: string }) {
             sections={manifest.context.sections}
           />
           <h3>Sources</h3>
-          <ManifestItemList items={manifest.items} sessionNames={sessionNames} citedBy={ACTOR_IN_WORDS[edge.actor]} />
+          <ManifestItemList items={manifest.items} sessionNames={sessionNames} citedBy={actorInWords(edge.actor)} />
           <h3>Transferred state</h3>
           <TransferredState state={manifest.transferredState} />
           <h3>Lineage block</h3>
@@ -89,6 +108,7 @@ export function HandoffInspectorPage({ edgeId }: { edgeId: string }) {
           <ManifestIdentity manifest={manifest} />
           <ProjectedContext manifest={manifest} />
         </section>
+      </div>
       </div>
     </div>
   );

@@ -15,6 +15,16 @@ export const HandoffInspectionQuery = graphql(`
       successor {
         id
         title
+        origin {
+          id
+          title
+          currentContinuation {
+            id
+          }
+        }
+        lineageTree {
+          ...LineageMapNode
+        }
       }
       handoff {
         ...HandoffDetails

@@ -13,7 +13,24 @@ export const SessionLineageQuery = graphql(`
       continuedFrom {
         ...SuccessorBanner
       }
-      ...LineageControl
+      continuations {
+        id
+        successor {
+          id
+          title
+        }
+      }
+      origin {
+        id
+        title
+        currentContinuation {
+          id
+        }
+      }
+      lineageTree {
+        ...LineageMapNode
+      }
+      ...LineageBreadcrumb
     }
   }
 `);

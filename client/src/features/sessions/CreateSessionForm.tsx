@@ -25,10 +25,17 @@ export function CreateSessionForm() {
   }
 
   return (
-    <form className="create-session stack" onSubmit={(event) => void submit(event)}>
-      <h2>New session</h2>
+    <form className="create-session stack" aria-label="New session" onSubmit={(event) => void submit(event)}>
       <label htmlFor={titleId}>Title</label>
-      <input id={titleId} required value={title} onChange={(event) => setTitle(event.target.value)} />
+      <input
+        id={titleId}
+        required
+        maxLength={200}
+        autoFocus
+        placeholder="What the conversation is about"
+        value={title}
+        onChange={(event) => setTitle(event.target.value)}
+      />
       <label htmlFor={descriptionId}>
         Description <span className="hint">(optional)</span>
       </label>

@@ -4,14 +4,15 @@ import { graphql } from '../../gql';
 export const CreateSessionMutation = graphql(`
   mutation CreateSession($input: CreateSessionInput!) {
     createSession(input: $input) {
-      ...SessionSummary
+      id
+      title
     }
   }
 `);
 
-/** Creates a root session; the list refetches so it shows at the top. */
+/** Creates a root session; the sidebar reads its first page again, so it shows at the top. */
 export function useCreateSession() {
-  const [mutate, { loading }] = useMutation(CreateSessionMutation, { refetchQueries: ['Sessions'] });
+  const [mutate, { loading }] = useMutation(CreateSessionMutation, { refetchQueries: ['SidebarLineages'] });
 
   async function createSession(title: string, description: string | null) {
     const { data } = await mutate({ variables: { input: { title, description } } });

@@ -1,6 +1,6 @@
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { OperationErrorNotice, type OperationError } from '../../app/OperationErrorNotice';
-import { randomUUID } from '../../app/random-uuid';
+import { useIdempotentSubmit } from '../../app/useIdempotentSubmit';
 import type { SessionStatus } from '../../gql/graphql';
 import { ContinuedChoice } from '../continuation/ContinuedChoice';
 import type { ContinuationInitiation } from '../continuation/useContinuationFollower';
@@ -31,36 +31,35 @@ export function Composer({ session, currentContinuation, initiation }: ComposerP
   const attached = useAttachmentUploads();
   const [dropping, setDropping] = useState(false);
   // One id per draft: resending the same draft after a network failure cannot post it twice.
-  const clientMessageId = useRef<string | null>(null);
+  const { submit: submitOnce, forget } = useIdempotentSubmit();
   const inputId = useId();
   const hintId = useId();
 
   function edit(nextText: string) {
     setText(nextText);
-    clientMessageId.current = null;
+    forget();
   }
 
   function attach(files: Iterable<File>) {
     attached.add(files);
     // Other files make another message.
-    clientMessageId.current = null;
+    forget();
   }
 
   function detach(id: string) {
     attached.remove(id);
-    clientMessageId.current = null;
+    forget();
   }
 
   async function send() {
     const message = text.trim();
     if (message === '' || posting || attached.uploading) return;
-    clientMessageId.current ??= randomUUID();
     setProblem(null);
     const attachments = attached.cids;
     try {
-      const result = await postMessage(sessionId, message, clientMessageId.current, { attachments });
-      // Either way the server settled this draft; an edited retry is a new message.
-      clientMessageId.current = null;
+      // Either way the server answers, it settled this draft; an edited retry is a new message.
+      const result = await submitOnce((clientMessageId) => postMessage(sessionId, message, clientMessageId, { attachments }));
+      if (!result) return;
       if (result.__typename === 'OperationError' && result.code === 'SESSION_CONTINUED' && result.currentContinuation) {
         setContinuedIn(result.currentContinuation);
       } else if (result.__typename === 'OperationError') {
@@ -129,24 +128,26 @@ export function Composer({ session, currentContinuation, initiation }: ComposerP
       <label htmlFor={inputId} className="visually-hidden">
         Message
       </label>
-      <div className="composer-row">
-        <textarea
-          id={inputId}
-          rows={2}
-          placeholder="Write a message…"
-          aria-describedby={hintId}
-          value={text}
-          onChange={(event) => edit(event.target.value)}
-          onKeyDown={sendOnEnter}
-        />
+      <textarea
+        id={inputId}
+        data-composer
+        aria-keyshortcuts="/"
+        rows={2}
+        placeholder="Write a message…"
+        aria-describedby={hintId}
+        value={text}
+        onChange={(event) => edit(event.target.value)}
+        onKeyDown={sendOnEnter}
+      />
+      <div className="composer-toolbar">
+        <AttachmentPicker drafts={attached.drafts} onAdd={attach} onRemove={detach} disabled={posting} />
+        <p id={hintId} className="hint composer-hint">
+          Enter sends, Shift+Enter starts a new line; drop files here to attach them.
+        </p>
         <button type="submit" className="button button-primary" disabled={posting || attached.uploading || text.trim() === ''}>
           {posting ? 'Sending…' : 'Send'}
         </button>
       </div>
-      <AttachmentPicker drafts={attached.drafts} onAdd={attach} onRemove={detach} disabled={posting} />
-      <p id={hintId} className="hint">
-        Enter sends, Shift+Enter starts a new line; drop files here to attach them.
-      </p>
     </form>
   );
 }

@@ -1,19 +1,23 @@
-import { useCallback, useEffect, useRef } from 'react';
-import { Link, useLocation, useParams, useSearchParams } from 'react-router';
-import { formatCount, formatDateTime } from '../../app/format';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useCommands, type Command } from '../../app/commands';
+import { useShell } from '../../app/shell/shell-context';
+import { TopBar } from '../../app/shell/TopBar';
+import { useDocumentTitle } from '../../app/useDocumentTitle';
 import { AgentActivity } from '../agent/AgentActivity';
+import { LiveAnswer } from '../agent/LiveAnswer';
+import { useAgentActivity } from '../agent/useAgentActivity';
 import { ApprovalToggle } from '../continuation/ApprovalToggle';
 import { ContinuationNotice } from '../continuation/ContinuationNotice';
-import { ProposalFollowContext } from '../continuation/ProposalCard';
-import { useProposalUpdates } from '../continuation/useContinuationProposal';
-import { ContinueSessionAction, type ContinueSessionHandle } from '../continuation/ContinueSessionDialog';
+import { ContinueSessionDialog, type ContinueSessionHandle } from '../continuation/ContinueSessionDialog';
+import { ProposalFollowContext } from '../continuation/proposal-follow';
 import { SuccessorBanner } from '../continuation/SuccessorBanner';
 import { isFollowedState, useContinuationFollower } from '../continuation/useContinuationFollower';
-import { LineageControl } from '../lineage/LineageControl';
-import { EventSearch } from '../search/EventSearch';
+import { useProposalUpdates } from '../continuation/useContinuationProposal';
 import { useSessionLineage } from '../lineage/useSessionLineage';
 import { citedEventIds, useCitedRange, type CitedRange } from './cited-range';
 import { Composer } from './Composer';
+import { SessionHeader } from './SessionHeader';
 import { Transcript } from './Transcript';
 import { useLiveTranscript } from './useLiveTranscript';
 import { useSessionTranscript } from './useSessionTranscript';
@@ -26,15 +30,20 @@ export function SessionRoute() {
   return sessionId ? <SessionPage key={sessionId} sessionId={sessionId} /> : null;
 }
 
+const CITED_AS: Record<string, string> = { source: 'a cited source', search: 'a search hit', replay: 'the original of a replayed message' };
+
 export function SessionPage({ sessionId }: { sessionId: string }) {
   const [search] = useSearchParams();
   const location = useLocation();
-  const cited = citedEventIds(search);
+  const navigate = useNavigate();
+  const shell = useShell();
+  const cited = useMemo(() => citedEventIds(search), [search]);
   const citedRange = useCitedRange(sessionId, cited);
   const transcript = useSessionTranscript(sessionId);
   const { session, events, hasOlder, loadingOlder, olderError, loadOlder } = transcript;
   const live = useLiveTranscript(sessionId, session ? (events.at(-1)?.seq ?? 0) : null);
   const { lineage, error: lineageError } = useSessionLineage(sessionId);
+  const agent = useAgentActivity(sessionId, session?.status === 'ACTIVE');
 
   // Read when a continuation is announced; kept in refs so scrolling does not re-render the page.
   const atLiveEnd = useRef(cited === null);
@@ -50,16 +59,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   useProposalUpdates(sessionId);
   const continueAction = useRef<ContinueSessionHandle>(null);
   const openContinueDialog = useCallback(() => continueAction.current?.open(), []);
-
-  // The tab says which session it shows; the app's name comes back when the page goes.
-  const title = session?.title;
-  useEffect(() => {
-    if (!title) return;
-    document.title = `${title} · Session Continuation`;
-    return () => {
-      document.title = 'Session Continuation';
-    };
-  }, [title]);
+  useDocumentTitle(session?.title);
 
   // Page back through the transcript until the cited range's first event is loaded.
   const firstLoadedSeq = events[0]?.seq;
@@ -68,6 +68,45 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
     if (citedFromSeq === null || firstLoadedSeq === undefined || firstLoadedSeq <= citedFromSeq) return;
     if (hasOlder && !loadingOlder && !olderError) void loadOlder();
   }, [citedFromSeq, firstLoadedSeq, hasOlder, loadingOlder, olderError, loadOlder]);
+
+  const latestUserMessage = events.findLast((event) => event.kind === 'USER_MESSAGE');
+  // The dialog's default current request; without one there is nothing to continue yet.
+  const requestToContinue = session?.status === 'ACTIVE' ? latestUserMessage?.text : undefined;
+  const continuedFrom = lineage?.continuedFrom ?? null;
+  const latestContinuation = lineage?.continuations[0] ?? null;
+
+  const commands = useMemo<Command[]>(() => {
+    const offered: Command[] = [];
+    if (requestToContinue) {
+      offered.push({ id: 'continue', label: 'Continue in new session', keywords: 'handoff successor fresh', run: openContinueDialog });
+    }
+    if (continuedFrom) {
+      offered.push({
+        id: 'open-handoff',
+        label: `Open the handoff from “${continuedFrom.predecessor.title}”`,
+        keywords: 'handoff inspector manifest',
+        run: () => void navigate(`/continuations/${continuedFrom.id}`),
+      });
+    }
+    if (latestContinuation) {
+      offered.push({
+        id: 'open-next-handoff',
+        label: `Open the handoff to “${latestContinuation.successor.title}”`,
+        keywords: 'handoff inspector manifest',
+        run: () => void navigate(`/continuations/${latestContinuation.id}`),
+      });
+    }
+    if (shell) {
+      offered.push({
+        id: 'search-lineage',
+        label: 'Search this conversation',
+        keywords: 'find history lineage',
+        run: () => shell.openPalette({ scope: 'LINEAGE', sessionId }),
+      });
+    }
+    return offered;
+  }, [requestToContinue, openContinueDialog, continuedFrom, latestContinuation, navigate, shell, sessionId]);
+  useCommands(commands);
 
   if (transcript.loading) {
     return (
@@ -78,57 +117,68 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   }
   if (!session) {
     return (
-      <section className="page-state">
-        <h1>{transcript.error ? 'The session could not be loaded' : 'Session not found'}</h1>
-        <p role={transcript.error ? 'alert' : undefined}>
-          {transcript.error?.message ?? 'It does not exist, or it belongs to another account.'}
-        </p>
-        <Link to="/">Back to all sessions</Link>
-      </section>
+      <div className="page">
+        <TopBar>
+          <h1>{transcript.error ? 'The session could not be loaded' : 'Session not found'}</h1>
+        </TopBar>
+        <section className="page-state">
+          <p role={transcript.error ? 'alert' : undefined}>
+            {transcript.error?.message ?? 'It does not exist, or it belongs to another account.'}
+          </p>
+          <Link to="/">Start a new conversation</Link>
+        </section>
+      </div>
     );
   }
 
-  const latestUserMessage = events.findLast((event) => event.kind === 'USER_MESSAGE');
-  // The dialog's default current request; without one there is nothing to continue yet.
-  const requestToContinue = session.status === 'ACTIVE' ? latestUserMessage?.text : undefined;
   const liveError = live.error ?? follower.error;
+  const lastEvent = events.at(-1);
 
   return (
     <div className="session-page">
-      <header className="session-header">
-        <Link to="/" className="back-link">
-          ← All sessions
-        </Link>
-        {lineage && <LineageControl session={lineage} />}
-        <div className="session-title-row">
-          <h1>{session.title}</h1>
-          {requestToContinue && (
-            <ContinueSessionAction
-              ref={continueAction}
-              session={session}
-              latestUserMessage={requestToContinue}
-              initiation={follower.initiation}
-            />
-          )}
-        </div>
-        {session.description && <p className="session-description">{session.description}</p>}
-        <p className="session-facts">
-          <span className={`badge badge-${session.status.toLowerCase()}`}>{session.status.toLowerCase()}</span>
-          <span>{session.kind.toLowerCase()}</span>
-          <span>{formatCount(session.eventCount, 'event')}</span>
-          <span>{formatCount(session.tokenCount, 'token')}</span>
-          <span>
-            started <time dateTime={session.createdAt}>{formatDateTime(session.createdAt)}</time>
-          </span>
-        </p>
-        {session.status === 'ACTIVE' && <ApprovalToggle sessionId={session.id} approval={session.continuationApproval} />}
-        <EventSearch sessionId={session.id} />
-        {lineage?.continuedFrom && (
+      <SessionHeader
+        session={session}
+        lineage={lineage}
+        menu={(close) => (
+          <>
+            {session.status === 'ACTIVE' && <ApprovalToggle sessionId={session.id} approval={session.continuationApproval} />}
+            {requestToContinue && (
+              <button
+                type="button"
+                className="menu-item"
+                onClick={() => {
+                  close();
+                  openContinueDialog();
+                }}
+              >
+                Continue in new session
+              </button>
+            )}
+            {shell && (
+              <button
+                type="button"
+                className="menu-item"
+                onClick={() => {
+                  close();
+                  shell.openPalette({ scope: 'LINEAGE', sessionId: session.id });
+                }}
+              >
+                Search this conversation
+              </button>
+            )}
+            {continuedFrom && (
+              <Link className="menu-item" to={`/continuations/${continuedFrom.id}`} onClick={close}>
+                View the handoff it started from
+              </Link>
+            )}
+          </>
+        )}
+      />
+      <div className="session-notices">
+        {continuedFrom && (
           <SuccessorBanner
-            edge={lineage.continuedFrom}
-            arrivedByFollowing={
-              isFollowedState(location.state) && location.state.followedContinuation === lineage.continuedFrom.id
-            }
+            edge={continuedFrom}
+            arrivedByFollowing={isFollowedState(location.state) && location.state.followedContinuation === continuedFrom.id}
           />
         )}
         {lineageError && !lineage && (
@@ -137,10 +187,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           </p>
         )}
         {follower.continuedElsewhere && (
-          <ContinuationNotice
-            continuation={follower.continuedElsewhere}
-            onDismiss={follower.dismissContinuedElsewhere}
-          />
+          <ContinuationNotice continuation={follower.continuedElsewhere} onDismiss={follower.dismissContinuedElsewhere} />
         )}
         {liveError && (
           <p className="notice notice-warning" role="status">
@@ -148,26 +195,31 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
           </p>
         )}
         <CitedRangeNotice sessionId={session.id} citedRange={citedRange} />
-      </header>
+      </div>
       <ProposalFollowContext.Provider value={follower.initiation}>
         <Transcript
           events={events}
+          totalCount={session.eventCount}
           hasOlder={hasOlder}
           loadingOlder={loadingOlder}
           olderError={olderError}
           onLoadOlder={loadOlder}
           citedRange={citedRange.status === 'found' ? citedRange.range : null}
           onFollowingChange={onFollowingChange}
+          liveAnswer={
+            session.status === 'ACTIVE' && (
+              <LiveAnswer currentTurn={agent.currentTurn} lastEvent={lastEvent} answeringSeq={latestUserMessage?.seq ?? 0} />
+            )
+          }
         />
       </ProposalFollowContext.Provider>
-      {session.status === 'ACTIVE' && (
-        <AgentActivity sessionId={session.id} onContinue={requestToContinue ? openContinueDialog : undefined} />
+      <div className="session-footer">
+        {session.status === 'ACTIVE' && <AgentActivity activity={agent} onContinue={requestToContinue ? openContinueDialog : undefined} />}
+        <Composer session={session} currentContinuation={lineage?.currentContinuation ?? null} initiation={follower.initiation} />
+      </div>
+      {requestToContinue && (
+        <ContinueSessionDialog ref={continueAction} session={session} latestUserMessage={requestToContinue} initiation={follower.initiation} />
       )}
-      <Composer
-        session={session}
-        currentContinuation={lineage?.currentContinuation ?? null}
-        initiation={follower.initiation}
-      />
     </div>
   );
 }
@@ -189,11 +241,11 @@ function CitedRangeNotice({ sessionId, citedRange }: { sessionId: string; citedR
         </p>
       );
     case 'found': {
-      const { fromSeq, toSeq } = citedRange.range;
+      const { fromSeq, toSeq, via } = citedRange.range;
       return (
         <p className="notice notice-info cited-range-notice" role="status">
           <span>
-            Highlighting {fromSeq === toSeq ? `event ${fromSeq}` : `events ${fromSeq}–${toSeq}`}, a cited source.
+            Highlighting {fromSeq === toSeq ? `event ${fromSeq}` : `events ${fromSeq}–${toSeq}`}, {CITED_AS[via]}.
           </span>{' '}
           <Link to={`/sessions/${sessionId}`}>Clear highlight</Link>
         </p>

@@ -1,83 +1,169 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { measureElement, observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { TranscriptEventFragment } from '../../gql/graphql';
-import type { SeqRange } from './cited-range';
+import type { CitedVia, SeqRange } from './cited-range';
+import { AUTHOR_BY_KIND } from './event-authors';
 import { TranscriptEvent } from './TranscriptEvent';
 
 interface TranscriptProps {
   events: TranscriptEventFragment[];
+  /** Events in the whole transcript, loaded or not: a screen reader says "item 5 of 1,000". */
+  totalCount: number;
   hasOlder: boolean;
   loadingOlder: boolean;
   olderError: Error | null;
   onLoadOlder(): void;
-  /** Events to highlight and scroll to: a source cited by a handoff or a replayed message. */
+  /** Events to highlight and scroll to: a cited source, a search hit or a replayed message's original. */
   citedRange: SeqRange | null;
   /** Whether the reader is at the live end of the transcript, each time that changes. */
   onFollowingChange(following: boolean): void;
+  /** The answer being written, below the last event: it scrolls with the transcript. */
+  liveAnswer?: ReactNode;
 }
 
 /** How close to the bottom (px) still counts as "following" the conversation. */
 const FOLLOW_THRESHOLD = 80;
+/** How long after the reader's wheel, touch, key or pointer a scroll counts as theirs. */
+const GESTURE_MS = 1_000;
+const SCROLL_KEYS = new Set(['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End', ' ']);
+/** A first guess at an event's height, until it is measured. */
+const ESTIMATED_EVENT_HEIGHT = 110;
+/** Events rendered beyond each edge of the view, so a quick scroll does not show blanks. */
+const OVERSCAN = 6;
+
+const CITED_LABEL: Record<CitedVia, string> = {
+  source: 'Cited source',
+  search: 'Search hit',
+  replay: 'Original message',
+};
+
+/** Taken for the view's height where there is no layout to measure (a hidden page, a test's DOM). */
+const UNMEASURED_VIEW_HEIGHT = 1_000_000;
+
+/** The scroller's size as the virtualiser observes it; without a layout, a view tall enough to render every event. */
+function observeLaidOutRect(instance: Virtualizer<HTMLDivElement, Element>, report: (rect: { width: number; height: number }) => void) {
+  return observeElementRect(instance, (rect) => report(rect.height > 0 ? rect : { width: rect.width, height: UNMEASURED_VIEW_HEIGHT }));
+}
+
+/** An event's measured height; without a layout (nothing measures more than 0), the estimate. */
+const measureLaidOut: typeof measureElement = (element, entry, instance) => {
+  const size = measureElement(element, entry, instance);
+  return size > 0 ? size : ESTIMATED_EVENT_HEIGHT;
+};
 
 function isCited(seq: number, range: SeqRange | null): boolean {
   return range !== null && seq >= range.fromSeq && seq <= range.toSeq;
 }
 
 /**
- * The transcript, oldest first. Scrolling to the top loads the previous page and keeps the
- * reader's place; new events scroll into view only while the reader is at the bottom. A cited
- * range is scrolled to once it is loaded, and the reader is then no longer following.
+ * The transcript, oldest first, virtualised: only the events near the view are in the page, so
+ * a transcript of thousands scrolls as lightly as one of ten. It opens at its end; scrolling to
+ * the top loads the previous page and keeps the reader's place (the list is anchored to its
+ * end). New events and the answer being written scroll into view only while the reader is at
+ * the bottom. A cited range is scrolled to and focused once it is loaded, and the reader is then
+ * no longer following.
  */
 export function Transcript({
   events,
+  totalCount,
   hasOlder,
   loadingOlder,
   olderError,
   onLoadOlder,
   citedRange,
   onFollowingChange,
+  liveAnswer,
 }: TranscriptProps) {
   const scrollerRef = useRef<HTMLDivElement>(null);
-  const topSentinelRef = useRef<HTMLDivElement>(null);
-  const firstSeq = events[0]?.seq;
-  const lastSeq = events.at(-1)?.seq;
-  const layout = useRef({ firstSeq, lastSeq, scrollHeight: 0, scrollTop: 0, following: citedRange === null });
+  const contentRef = useRef<HTMLDivElement>(null);
+  const startRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+  const following = useRef(citedRange === null);
   const shownRange = useRef<string | null>(null);
+  const [listOffset, setListOffset] = useState(0);
 
-  function setFollowing(following: boolean) {
-    if (layout.current.following !== following) onFollowingChange(following);
-    layout.current = { ...layout.current, following };
-  }
+  const setFollowing = useCallback(
+    (next: boolean) => {
+      if (following.current !== next) onFollowingChange(next);
+      following.current = next;
+    },
+    [onFollowingChange],
+  );
 
-  useLayoutEffect(() => {
+  const virtualizer = useVirtualizer({
+    count: events.length,
+    getScrollElement: () => scrollerRef.current,
+    estimateSize: () => ESTIMATED_EVENT_HEIGHT,
+    getItemKey: (index) => events[index].id,
+    // Older pages arrive above: the event in view stays where it is.
+    anchorTo: 'end',
+    overscan: OVERSCAN,
+    scrollMargin: listOffset,
+    observeElementRect: observeLaidOutRect,
+    measureElement: measureLaidOut,
+  });
+
+  const toBottom = useCallback(() => {
     const scroller = scrollerRef.current;
-    if (!scroller) return;
-    const before = layout.current;
-    if (before.firstSeq !== undefined && firstSeq !== undefined && firstSeq < before.firstSeq) {
-      scroller.scrollTop = before.scrollTop + (scroller.scrollHeight - before.scrollHeight);
-    } else if (before.following) {
-      scroller.scrollTop = scroller.scrollHeight;
-    }
-    layout.current = { ...before, firstSeq, lastSeq, scrollHeight: scroller.scrollHeight, scrollTop: scroller.scrollTop };
-  }, [firstSeq, lastSeq]);
+    if (scroller) scroller.scrollTop = scroller.scrollHeight;
+  }, []);
+
+  // Whatever changes size (events measured, an answer growing, the footer below the transcript
+  // taking more room), the end stays in view while the reader follows it; the list's place
+  // within the scroller (below the "Load earlier" button) is measured for the virtualiser.
+  useEffect(() => {
+    const scroller = scrollerRef.current;
+    const content = contentRef.current;
+    if (!scroller || !content || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (listRef.current) setListOffset(listRef.current.offsetTop);
+      if (following.current) toBottom();
+    });
+    observer.observe(scroller);
+    observer.observe(content);
+    if (startRef.current) observer.observe(startRef.current);
+    return () => observer.disconnect();
+  }, [toBottom]);
+
+  const lastId = events.at(-1)?.id;
+  useLayoutEffect(() => {
+    if (following.current) toBottom();
+  }, [lastId, toBottom]);
 
   // Once the first cited event is loaded: bring it into view and move focus there, once per range.
   const rangeKey = citedRange && `${citedRange.fromSeq}-${citedRange.toSeq}`;
-  const citedLoaded = citedRange !== null && events.some((event) => event.seq === citedRange.fromSeq);
+  const fromSeq = citedRange?.fromSeq;
+  const citedIndex = fromSeq === undefined ? -1 : events.findIndex((event) => event.seq === fromSeq);
   useEffect(() => {
-    if (!rangeKey || !citedLoaded || shownRange.current === rangeKey) return;
-    const first = scrollerRef.current?.querySelector<HTMLElement>('.transcript-item-cited');
-    if (!first) return;
+    if (!rangeKey || citedIndex < 0 || shownRange.current === rangeKey) return;
     shownRange.current = rangeKey;
     setFollowing(false);
-    first.scrollIntoView?.({ block: 'start' });
-    first.focus({ preventScroll: true });
-  }, [rangeKey, citedLoaded]);
+    virtualizer.scrollToIndex(citedIndex, { align: 'start' });
+    // The event renders once the scroll reaches it: focused then, and brought to the top of the view
+    // again once the events around it have been measured and the scroll has settled.
+    let frames = 0;
+    let frame = 0;
+    let focused = false;
+    const focusWhenShown = () => {
+      const item = scrollerRef.current?.querySelector<HTMLElement>(`[data-seq="${fromSeq}"]`);
+      frames += 1;
+      if (item && !focused) {
+        item.focus({ preventScroll: true });
+        focused = true;
+      }
+      if (item && (frames > 10 || typeof requestAnimationFrame === 'undefined')) item.scrollIntoView?.({ block: 'start' });
+      else if (frames < 120 && typeof requestAnimationFrame !== 'undefined') frame = requestAnimationFrame(focusWhenShown);
+    };
+    focusWhenShown();
+    return () => cancelAnimationFrame(frame);
+  }, [rangeKey, citedIndex, fromSeq, setFollowing, virtualizer]);
 
   // Re-observed after every page, so a page too short to fill the view loads the next one too.
+  const firstSeq = events[0]?.seq;
   useEffect(() => {
     const scroller = scrollerRef.current;
-    const sentinel = topSentinelRef.current;
-    if (!scroller || !sentinel || !hasOlder || loadingOlder || olderError) return;
+    const start = startRef.current;
+    if (!scroller || !start || !hasOlder || loadingOlder || olderError) return;
     if (typeof IntersectionObserver === 'undefined') return;
     const observer = new IntersectionObserver(
       (entries) => {
@@ -85,58 +171,110 @@ export function Transcript({
       },
       { root: scroller },
     );
-    observer.observe(sentinel);
+    observer.observe(start);
     return () => observer.disconnect();
   }, [hasOlder, loadingOlder, olderError, firstSeq, onLoadOlder]);
 
+  // Content changes size by itself (events measured, an answer streaming and then landing) and
+  // moves the scroll with it; only the reader's own scrolling up, by wheel, touch, keys or the
+  // scrollbar, leaves the end. Reaching the end again, however, resumes following.
+  const lastScrollTop = useRef(0);
+  const lastGesture = useRef(-Infinity);
+  const noteGesture = () => {
+    lastGesture.current = performance.now();
+  };
   function recordScroll() {
     const scroller = scrollerRef.current;
     if (!scroller) return;
     const distanceToBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
-    layout.current = { ...layout.current, scrollTop: scroller.scrollTop, scrollHeight: scroller.scrollHeight };
-    setFollowing(distanceToBottom <= FOLLOW_THRESHOLD);
+    const scrolledUp = scroller.scrollTop < lastScrollTop.current;
+    lastScrollTop.current = scroller.scrollTop;
+    if (distanceToBottom <= FOLLOW_THRESHOLD) setFollowing(true);
+    else if (scrolledUp && performance.now() - lastGesture.current < GESTURE_MS) setFollowing(false);
   }
+
+  const announcement = useNewEventAnnouncement(events);
+  const items = virtualizer.getVirtualItems();
 
   return (
     // Focusable, so that a keyboard can scroll it.
-    <div className="transcript" ref={scrollerRef} onScroll={recordScroll} tabIndex={0}>
-      <div ref={topSentinelRef} className="transcript-start">
-        {hasOlder ? (
-          <button type="button" className="button button-quiet" onClick={onLoadOlder} disabled={loadingOlder}>
-            {loadingOlder ? 'Loading earlier messages…' : 'Load earlier messages'}
-          </button>
-        ) : (
-          events.length > 0 && <p className="hint">Start of the session</p>
-        )}
-        {olderError && (
-          <p className="notice notice-error" role="alert">
-            Earlier messages could not be loaded: {olderError.message}
-          </p>
-        )}
-      </div>
-      {events.length === 0 ? (
-        <p className="empty-state">No messages yet. Write the first one below.</p>
-      ) : (
-        // The log wraps the list, so the list keeps its own role and its items stay list items.
-        <div role="log" aria-label="Transcript" aria-live="polite">
-          <ol className="transcript-events">
-            {events.map((event) => {
+    <div
+      className="transcript"
+      ref={scrollerRef}
+      onScroll={recordScroll}
+      onWheel={noteGesture}
+      onTouchMove={noteGesture}
+      onPointerDown={noteGesture}
+      onKeyDown={(event) => {
+        if (SCROLL_KEYS.has(event.key)) noteGesture();
+      }}
+      tabIndex={0}
+    >
+      <div className="transcript-content" ref={contentRef}>
+        <div ref={startRef} className="transcript-start">
+          {hasOlder ? (
+            <button type="button" className="button button-quiet" onClick={onLoadOlder} disabled={loadingOlder}>
+              {loadingOlder ? 'Loading earlier messages…' : 'Load earlier messages'}
+            </button>
+          ) : (
+            events.length > 0 && <p className="hint">Start of the session</p>
+          )}
+          {olderError && (
+            <p className="notice notice-error" role="alert">
+              Earlier messages could not be loaded: {olderError.message}
+            </p>
+          )}
+          {events.length === 0 && <p className="empty-state">No messages yet. Write the first one below.</p>}
+        </div>
+        {/*
+          The log wraps the list, so the list keeps its own role and its items stay list items. It
+          is not itself a live region: rendering the events scrolled into view would announce them
+          again. New events are announced once, by the status below.
+        */}
+        <div role="log" aria-label="Transcript" aria-live="off">
+          <ol className="transcript-events" ref={listRef} style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              const event = events[item.index];
               const cited = isCited(event.seq, citedRange);
               return (
                 <li
-                  key={event.id}
+                  key={item.key}
+                  ref={virtualizer.measureElement}
+                  data-index={item.index}
                   data-seq={event.seq}
-                  className={cited ? 'transcript-item-cited' : undefined}
+                  aria-setsize={Math.max(totalCount, events.length)}
+                  aria-posinset={event.seq}
+                  className={cited ? 'transcript-item transcript-item-cited' : 'transcript-item'}
+                  style={{ transform: `translateY(${item.start - listOffset}px)` }}
                   tabIndex={cited && event.seq === citedRange?.fromSeq ? -1 : undefined}
                 >
-                  {cited && <span className="cited-label">Cited source</span>}
+                  {cited && <span className="cited-label">{CITED_LABEL[citedRange!.via]}</span>}
                   <TranscriptEvent event={event} />
                 </li>
               );
             })}
           </ol>
         </div>
-      )}
+        {liveAnswer}
+        <p className="visually-hidden" aria-live="polite">
+          {announcement}
+        </p>
+      </div>
     </div>
   );
+}
+
+/** Says the newest event once it arrives (not the ones of the first page, nor older pages). */
+function useNewEventAnnouncement(events: TranscriptEventFragment[]): string {
+  const last = events.at(-1);
+  const seen = useRef<number | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  useEffect(() => {
+    if (!last) return;
+    if (seen.current !== null && last.seq > seen.current && last.text) {
+      setAnnouncement(`${AUTHOR_BY_KIND[last.kind]}: ${last.text.slice(0, 300)}`);
+    }
+    seen.current = Math.max(seen.current ?? 0, last.seq);
+  }, [last]);
+  return announcement;
 }

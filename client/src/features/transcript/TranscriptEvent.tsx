@@ -1,13 +1,17 @@
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { formatTime } from '../../app/format';
 import { graphql } from '../../gql';
-import type { EventKind, TranscriptEventFragment } from '../../gql/graphql';
+import type { TranscriptEventFragment } from '../../gql/graphql';
 import { readProposalNote, readSuccessorBanner, readTransitionCard } from '../continuation/continuation-events';
-import { ProposalCard } from '../continuation/ProposalCard';
 import { TransitionCard } from '../continuation/TransitionCard';
 import { Markdown } from '../markdown/Markdown';
 import { AttachmentList } from '../attachments/AttachmentList';
 import { eventRangeLink } from './cited-range';
+import { AUTHOR_BY_KIND } from './event-authors';
+
+// Only sessions that ask before continuing have proposals: their card and its form load then.
+const ProposalCard = lazy(() => import('../continuation/ProposalCard').then((module) => ({ default: module.ProposalCard })));
 
 export const TranscriptEventFragmentDocument = graphql(`
   fragment TranscriptEvent on Event {
@@ -36,16 +40,6 @@ export const TranscriptEventFragmentDocument = graphql(`
   }
 `);
 
-/** Who wrote an event of each kind, as the transcript and search hits name them. */
-export const AUTHOR_BY_KIND: Record<EventKind, string> = {
-  USER_MESSAGE: 'You',
-  ASSISTANT_MESSAGE: 'Assistant',
-  TOOL_CALL: 'Tool call',
-  TOOL_RESULT: 'Tool result',
-  SYSTEM: 'System',
-  CONTINUATION: 'Continuation',
-};
-
 export function TranscriptEvent({ event }: { event: TranscriptEventFragment }) {
   if (event.kind === 'CONTINUATION') {
     const card = readTransitionCard(event.data);
@@ -64,7 +58,19 @@ export function TranscriptEvent({ event }: { event: TranscriptEventFragment }) {
 
   if (event.kind === 'SYSTEM') {
     const proposal = readProposalNote(event.data);
-    if (proposal) return <ProposalCard proposalId={proposal.proposalId} />;
+    if (proposal) {
+      return (
+        <Suspense
+          fallback={
+            <p className="proposal-card proposal-card-state" role="status">
+              Loading the proposal…
+            </p>
+          }
+        >
+          <ProposalCard proposalId={proposal.proposalId} />
+        </Suspense>
+      );
+    }
   }
 
   const answer = event.kind === 'ASSISTANT_MESSAGE';
@@ -78,14 +84,19 @@ export function TranscriptEvent({ event }: { event: TranscriptEventFragment }) {
         {event.toolCallId && <code className="transcript-event-tool-call">{event.toolCallId}</code>}
         <time dateTime={event.createdAt}>{formatTime(event.createdAt)}</time>
       </header>
-      {event.text && (answer ? <Markdown className="transcript-event-text transcript-event-markdown" text={event.text} /> : <p className="transcript-event-text">{event.text}</p>)}
+      {event.text &&
+        (answer ? (
+          <Markdown className="transcript-event-text transcript-event-markdown" text={event.text} />
+        ) : (
+          <p className="transcript-event-text">{event.text}</p>
+        ))}
       <AttachmentList attachments={event.attachments} />
       {stopped && <p className="transcript-event-stopped">Stopped before it finished.</p>}
       {hasPayload && <pre className="transcript-event-payload">{JSON.stringify(event.data, null, 2)}</pre>}
       {event.replayOf && (
         <p className="transcript-event-provenance">
           Replayed exactly{' '}
-          <Link to={eventRangeLink(event.replayOf.session.id, event.replayOf.id, event.replayOf.id)}>
+          <Link to={eventRangeLink(event.replayOf.session.id, event.replayOf.id, event.replayOf.id, 'replay')}>
             from “{event.replayOf.session.title}”
           </Link>
         </p>

@@ -5,6 +5,7 @@ import type { FormattedExecutionResult } from 'graphql';
 import type { RunStateFragment } from '../../../gql/graphql';
 import { agentStateMock, runState, WINDOW_TOKENS, type AgentState } from '../../../test/agent-state-mocks';
 import { event, renderSessionPage, transcriptMock } from '../../../test/session-page-harness';
+import { CancelRunMutation } from '../useCancelRun';
 import { RetryRunMutation } from '../useRetryRun';
 
 const conversation = [event(1, 'Plan the cut-over')];
@@ -116,11 +117,73 @@ describe('the current turn', () => {
   });
 });
 
+function cancelRunMock() {
+  const runIds: string[] = [];
+  const mock: MockLink.MockedResponse = {
+    request: { query: CancelRunMutation, variables: () => true },
+    result: (variables) => {
+      runIds.push(variables.runId as string);
+      return { data: { cancelRun: runState({ id: variables.runId as string, status: 'CANCELLED' }) } };
+    },
+  };
+  return { mock, runIds };
+}
+
+describe('the answer being written', () => {
+  it('grows inside the transcript’s scroller, while Stop stays beside the composer', async () => {
+    const running = runState({ status: 'RUNNING' });
+    const { subscriptions } = renderWithAgent({ runs: [running] });
+    await screen.findByText('Thinking…');
+
+    act(() => subscriptions.simulateResult({ result: { data: { runOutput: { __typename: 'RunOutputChunk', runId: 'run-1', offset: 0, text: 'Three steps: ' } } } }));
+    act(() => subscriptions.simulateResult({ result: { data: { runOutput: { __typename: 'RunOutputChunk', runId: 'run-1', offset: 13, text: '**copy**, then switch.' } } } }));
+
+    const answer = await screen.findByRole('region', { name: 'The answer so far' });
+    await waitFor(() => expect(answer).toHaveTextContent('Three steps: copy, then switch.'));
+    expect(answer.closest('.transcript')).not.toBeNull();
+    // Not part of the transcript's list, and not announced piece by piece.
+    expect(answer.closest('[role="log"]')).toBeNull();
+    expect(answer.closest('[aria-live="polite"]')).toBeNull();
+    const stop = screen.getByRole('button', { name: 'Stop' });
+    expect(stop.closest('.transcript')).toBeNull();
+    expect(stop.closest('.session-footer')).not.toBeNull();
+  });
+
+  it('gives way to the answer once it is in the transcript, so it never shows twice', async () => {
+    const server: AgentState = { runs: [runState({ status: 'RUNNING' })] };
+    const { subscriptions } = renderWithAgent(server);
+    await screen.findByText('Thinking…');
+    act(() => subscriptions.simulateResult({ result: { data: { runOutput: { __typename: 'RunOutputChunk', runId: 'run-1', offset: 0, text: 'All done.' } } } }));
+    await screen.findByRole('region', { name: 'The answer so far' });
+
+    act(() => subscriptions.simulateResult({ result: { data: { sessionEvents: event(2, 'All done.') } } }));
+
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'The answer so far' })).not.toBeInTheDocument());
+    expect(screen.getAllByText('All done.')).toHaveLength(1);
+  });
+
+  it('stops with Esc, but not while a dialog is open', async () => {
+    const { mock, runIds } = cancelRunMock();
+    renderWithAgent({ runs: [runState({ status: 'RUNNING' })] }, [mock]);
+    await screen.findByText('Thinking…');
+
+    const dialog = document.createElement('dialog');
+    dialog.setAttribute('open', '');
+    document.body.append(dialog);
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    dialog.remove();
+    expect(runIds).toEqual([]);
+
+    fireEvent.keyDown(screen.getByLabelText('Message'), { key: 'Escape' });
+    await waitFor(() => expect(runIds).toEqual(['run-1']));
+  });
+});
+
 describe('the context meter', () => {
   it('shows how much of the model’s context window the session fills', async () => {
     renderWithAgent({ tokens: 3_277 });
 
-    const meter = await screen.findByRole('meter', { name: 'Context: 3,277 of 32,768 tokens (10%)' });
+    const meter = await screen.findByRole('meter', { name: 'Model context: 3,277 of 32,768 tokens (10%)' });
     expect(meter).toHaveAttribute('value', '3277');
     expect(meter).toHaveAttribute('max', String(WINDOW_TOKENS));
   });

@@ -93,7 +93,7 @@ function previewed(input: ContinueSessionInput) {
   const section = (kind: string, tokenCount: number) => ({ __typename: 'ContextSection', kind, tokenCount });
   return {
     __typename: 'ProjectionPreview',
-    tokenBudget: input.tokenBudget,
+    tokenBudget: input.tokenBudget ?? 8000,
     tokenCost: 420,
     context: {
       __typename: 'ProjectedContext',
@@ -162,8 +162,10 @@ function continueSessionMock(respond: (input: ContinueSessionInput) => object) {
   return { mock, inputs };
 }
 
+/** The session menu holds the action. */
 async function openDialog() {
-  fireEvent.click(await screen.findByRole('button', { name: 'Continue in new session' }));
+  fireEvent.click(await screen.findByRole('button', { name: 'Session menu' }));
+  fireEvent.click(screen.getByRole('button', { name: 'Continue in new session' }));
   return screen.findByRole('dialog', { name: 'Continue in new session' });
 }
 
@@ -181,16 +183,36 @@ function fill(dialog: HTMLElement, label: string | RegExp, value: string) {
 beforeEach(() => window.sessionStorage.clear());
 
 describe('continuing a session on request', () => {
-  it('starts from the session title, the latest user message and the default budget', async () => {
+  it('starts from the next part of the session, its latest user message and the server’s default budget', async () => {
     renderSessionPage([transcriptMock({ events: conversation })]);
 
     const dialog = await openDialog();
     expect(within(dialog).getByLabelText('Title')).toHaveFocus();
-    expect(within(dialog).getByLabelText('Title')).toHaveValue('Plan the migration');
+    // Never the session's own title again.
+    expect(within(dialog).getByLabelText('Title')).toHaveValue('Plan the migration, part 2');
     expect(within(dialog).getByLabelText('Current request')).toHaveValue('Now plan the deployment');
     expect(within(dialog).getByLabelText('Purpose')).toHaveValue('');
-    expect(within(dialog).getByLabelText('Token budget')).toHaveValue(8000);
-    expect(previewRegion(dialog)).toHaveTextContent('Fill in the title, purpose, current request and token budget');
+    expect(within(dialog).getByLabelText('Token budget')).toHaveValue(null);
+    expect(dialog).toHaveTextContent("Left empty: the server's default.");
+    expect(previewRegion(dialog)).toHaveTextContent('Fill in the title, purpose and current request');
+  });
+
+  it('leaves the budget to the server, and says what it is once a preview has told it', async () => {
+    const previews = previewMock((input) => previewed({ ...input, tokenBudget: input.tokenBudget ?? 6000 }));
+    const { mock, inputs } = continueSessionMock(() => continued);
+    renderSessionPage([transcriptMock({ events: conversation }), boundsMock(), previews.mock, mock]);
+
+    const dialog = await openDialog();
+    fill(dialog, 'Purpose', 'Plan the deployment');
+
+    await within(previewRegion(dialog)).findByText('Would include 1 of 3 sources and omit 2, using 420 of 6,000 tokens.', {}, PREVIEWED);
+    expect(dialog).toHaveTextContent("Left empty: the server's default, 6,000 tokens.");
+    expect(within(dialog).getByLabelText('Token budget')).toHaveAttribute('placeholder', '6,000');
+    expect(previews.inputs[0]).not.toHaveProperty('tokenBudget');
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    await screen.findByText('Opened session session-9');
+    expect(inputs[0]).not.toHaveProperty('tokenBudget');
   });
 
   it('previews what the new session would carry and omit, from the input it then confirms', async () => {
@@ -372,13 +394,14 @@ describe('continuing a session on request', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
 
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Continue in new session' })).toBeInTheDocument();
   });
 
   it('is not offered before the session has a user message', async () => {
     renderSessionPage([transcriptMock({ events: [] })]);
 
     await screen.findByText('No messages yet. Write the first one below.');
+    fireEvent.click(screen.getByRole('button', { name: 'Session menu' }));
+    expect(screen.getByRole('group', { name: 'Session menu' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Continue in new session' })).not.toBeInTheDocument();
   });
 });

@@ -69,10 +69,10 @@ function proposalMock(value: ProposalCardFragment): MockLink.MockedResponse {
   return { request: { query: ContinuationProposalQuery, variables: { id: 'proposal-1' } }, result: { data: { continuationProposal: value } } };
 }
 
-function renderWithProposal(mocks: MockLink.MockedResponse[]) {
+function renderWithProposal(mocks: MockLink.MockedResponse[], value = proposal()) {
   return renderSessionPage([
     transcriptMock({ events: [event(1), event(2), event(3), event(4, 'Noted'), proposalEvent], session: sessionShape({ continuationApproval: 'ASK' }) }),
-    proposalMock(proposal()),
+    proposalMock(value),
     ...mocks,
   ]);
 }
@@ -119,12 +119,22 @@ describe('the proposal card', () => {
     expect(within(card).getByText(/h 5 min left|h 4 min left/)).toBeTruthy();
     expect(within(card).getByText(/Would include 1 of 1 source, using 900 of 8,000 tokens/)).toBeTruthy();
     expect(within(card).getByText('Use PostgreSQL')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Session menu' }));
     expect((screen.getByRole('checkbox', { name: 'Ask me before the agent continues in a new session' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.keyDown(screen.getByRole('group', { name: 'Session menu' }), { key: 'Escape' });
 
     fireEvent.change(within(card).getByLabelText('Title of the new session'), { target: { value: 'Phase two' } });
     fireEvent.click(within(card).getByRole('button', { name: 'Approve' }));
     expect(await screen.findByTestId('elsewhere')).toHaveTextContent('Opened session session-2');
     expect(inputs).toEqual([{ proposalId: 'proposal-1', title: 'Phase two' }]);
+  });
+
+  it('says the context is full when that is why the continuation is proposed', async () => {
+    renderWithProposal([], proposal({ reason: 'CONTEXT_PRESSURE' }));
+
+    const card = await screen.findByRole('article', { name: 'The context is full: continue in “Next phase”?' });
+    expect(card).toHaveTextContent('The context was full · ');
+    expect(within(card).getByRole('button', { name: 'Approve' })).toBeInTheDocument();
   });
 
   it('rejects with a note and then shows the decision', async () => {

@@ -15,7 +15,14 @@ const PREDECESSOR = { __typename: 'Session' as const, id: 'session-0', title: 'R
 
 const successorLineage = lineageShape(
   {
-    continuedFrom: { __typename: 'ContinuationEdge', id: 'edge-1', reason: 'PHASE_CHANGE', createdAt: CONTINUED_AT, predecessor: PREDECESSOR },
+    continuedFrom: {
+      __typename: 'ContinuationEdge',
+      id: 'edge-1',
+      reason: 'PHASE_CHANGE',
+      actor: 'AGENT',
+      createdAt: CONTINUED_AT,
+      predecessor: PREDECESSOR,
+    },
     lineage: [PREDECESSOR, { __typename: 'Session', id: SESSION_ID, title: 'Implementation plan' }],
   },
   { title: 'Implementation plan' },
@@ -46,7 +53,24 @@ describe('the banner opening a successor', () => {
 
     const banner = await screen.findByRole('complementary', { name: 'Continuation' });
     expect(banner).toHaveTextContent('Continued from “Rethink compaction”');
-    expect(banner).toHaveTextContent(`Phase changed · ${formatTime(CONTINUED_AT)}`);
+    expect(banner).toHaveTextContent(`A new phase began; the agent continued in a new session. · ${formatTime(CONTINUED_AT)}`);
+    expect(within(banner).getByRole('link', { name: 'Back to previous' })).toHaveAttribute('href', '/sessions/session-0');
+    expect(within(banner).getByRole('link', { name: 'View handoff' })).toHaveAttribute('href', '/continuations/edge-1');
+  });
+
+  it('says when the runtime continued because the context was full, as it says the agent did', async () => {
+    renderSessionPage(
+      [transcriptMock({ events: openingEvents, session: sessionShape({ kind: 'CONTINUATION', title: 'Implementation plan' }) })],
+      {
+        lineage: {
+          ...successorLineage,
+          continuedFrom: { ...successorLineage.continuedFrom!, reason: 'CONTEXT_PRESSURE', actor: 'SYSTEM' },
+        },
+      },
+    );
+
+    const banner = await screen.findByRole('complementary', { name: 'Continuation' });
+    expect(banner).toHaveTextContent(`The context was full; the runtime continued in a new session. · ${formatTime(CONTINUED_AT)}`);
     expect(within(banner).getByRole('link', { name: 'Back to previous' })).toHaveAttribute('href', '/sessions/session-0');
     expect(within(banner).getByRole('link', { name: 'View handoff' })).toHaveAttribute('href', '/continuations/edge-1');
   });
@@ -61,7 +85,7 @@ describe('the banner opening a successor', () => {
     renderSuccessor();
 
     const provenance = await screen.findByRole('link', { name: 'from “Rethink compaction”' });
-    expect(provenance).toHaveAttribute('href', '/sessions/session-0?from=event-92&to=event-92');
+    expect(provenance).toHaveAttribute('href', '/sessions/session-0?from=event-92&to=event-92&via=replay');
     expect(provenance.closest('article')).toHaveTextContent('Write the plan down');
 
     fireEvent.click(provenance);

@@ -14,7 +14,11 @@ type RenderedPage = ReturnType<typeof renderSessionPage>;
  * landing after the announcement would overwrite the continuation in the cache; and without its
  * sessionContinued subscription in place the announcement would be lost.
  */
-async function announceContinuation({ requestsAnswered, continuations }: RenderedPage, edgeId = 'edge-5') {
+async function announceContinuation(
+  { requestsAnswered, continuations }: RenderedPage,
+  edgeId = 'edge-5',
+  { reason = 'TOPIC_CHANGE', actor = 'AGENT' }: { reason?: string; actor?: string } = {},
+) {
   await requestsAnswered();
   await waitFor(() => expect(continuations.operation).toBeDefined());
   const successor = { __typename: 'Session' as const, id: 'session-5', title: 'Deploy the service' };
@@ -28,7 +32,7 @@ async function announceContinuation({ requestsAnswered, continuations }: Rendere
         data: {
           sessionContinued: {
             __typename: 'SessionContinuedEvent',
-            edge: { __typename: 'ContinuationEdge', id: edgeId },
+            edge: { __typename: 'ContinuationEdge', id: edgeId, reason, actor },
             predecessor: { ...lineage, status: 'CONTINUED' },
             successor,
           },
@@ -40,11 +44,14 @@ async function announceContinuation({ requestsAnswered, continuations }: Rendere
   });
 }
 
-/** jsdom lays nothing out: give the transcript a height and scroll it to the top. */
+/** jsdom lays nothing out: give the transcript a height, and scroll it with the wheel from its end up to the top. */
 function scrollTranscriptToTop() {
-  const scroller = screen.getByRole('log', { name: 'Transcript' }).parentElement as HTMLElement;
+  const scroller = screen.getByRole('log', { name: 'Transcript' }).closest('.transcript') as HTMLElement;
   Object.defineProperty(scroller, 'scrollHeight', { configurable: true, value: 2000 });
   Object.defineProperty(scroller, 'clientHeight', { configurable: true, value: 500 });
+  scroller.scrollTop = 1500;
+  fireEvent.scroll(scroller);
+  fireEvent.wheel(scroller, { deltaY: -1500 });
   scroller.scrollTop = 0;
   fireEvent.scroll(scroller);
 }
@@ -63,6 +70,23 @@ describe('when the session on screen is continued elsewhere', () => {
     expect(window.sessionStorage.getItem('session-continuation.followedContinuations')).toBe('["edge-5"]');
   });
 
+  it('keeps following a reader at the live end when the transcript moves by itself, as when a long answer lands', async () => {
+    const page = renderSessionPage([transcriptMock({ events: conversation })]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+    const scroller = screen.getByRole('log', { name: 'Transcript' }).closest('.transcript') as HTMLElement;
+    Object.defineProperty(scroller, 'scrollHeight', { configurable: true, value: 2000 });
+    Object.defineProperty(scroller, 'clientHeight', { configurable: true, value: 500 });
+    scroller.scrollTop = 1500;
+    fireEvent.scroll(scroller);
+    // The content shrank under the reader: the browser moved the scroll, the reader did nothing.
+    scroller.scrollTop = 300;
+    fireEvent.scroll(scroller);
+
+    await announceContinuation(page);
+
+    expect(await screen.findByText('Opened session session-5')).toBeInTheDocument();
+  });
+
   it('tells a reader who scrolled away instead of moving them', async () => {
     const page = renderSessionPage([transcriptMock({ events: conversation })]);
     await screen.findByRole('heading', { name: 'Plan the migration' });
@@ -78,6 +102,28 @@ describe('when the session on screen is continued elsewhere', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText(/This session was continued in/)).not.toBeInTheDocument();
+  });
+
+  it('follows the runtime when it continued because the context was full, as it follows the agent', async () => {
+    const page = renderSessionPage([transcriptMock({ events: conversation })]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+
+    await announceContinuation(page, 'edge-6', { reason: 'CONTEXT_PRESSURE', actor: 'SYSTEM' });
+
+    const landed = await screen.findByText('Opened session session-5');
+    expect(JSON.parse(landed.getAttribute('data-state') ?? 'null')).toEqual({ followedContinuation: 'edge-6' });
+  });
+
+  it('tells a reader who scrolled away that the context was full when the runtime continued', async () => {
+    const page = renderSessionPage([transcriptMock({ events: conversation })]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+
+    scrollTranscriptToTop();
+    await announceContinuation(page, 'edge-6', { reason: 'CONTEXT_PRESSURE', actor: 'SYSTEM' });
+
+    const notice = await screen.findByText(/This session was continued in “Deploy the service”/);
+    expect(notice).toHaveTextContent('The context was full; the runtime continued in a new session.');
+    expect(screen.queryByText(/Opened session/)).not.toBeInTheDocument();
   });
 
   it('tells a reader of a cited range instead of moving them', async () => {

@@ -73,6 +73,28 @@ const ITEMS: ManifestItemRowFragment[] = [
   }),
 ];
 
+function lineageNode(
+  id: string,
+  title: string,
+  depth: number,
+  edge: { id: string; predecessorId: string; reason: 'TOPIC_CHANGE' | 'PHASE_CHANGE' } | null,
+  createdAt: string,
+): Edge['successor']['lineageTree'][number] {
+  return {
+    __typename: 'LineageNode',
+    depth,
+    session: { __typename: 'Session', id, title, status: edge?.id === 'edge-2' ? 'ACTIVE' : 'CONTINUED', createdAt },
+    edge: edge && {
+      __typename: 'ContinuationEdge',
+      id: edge.id,
+      reason: edge.reason,
+      actor: 'AGENT',
+      createdAt,
+      predecessor: { __typename: 'Session', id: edge.predecessorId, title: edge.predecessorId === 'pred' ? 'Rethink compaction' : 'Session continuation proposal' },
+    },
+  };
+}
+
 const EDGE: Edge = {
   __typename: 'ContinuationEdge',
   id: 'edge-1',
@@ -80,7 +102,17 @@ const EDGE: Edge = {
   actor: 'AGENT',
   createdAt: '2026-03-01T10:54:00.000Z',
   predecessor: { __typename: 'Session', id: 'pred', title: 'Rethink compaction' },
-  successor: { __typename: 'Session', id: 'succ', title: 'Session continuation proposal' },
+  successor: {
+    __typename: 'Session',
+    id: 'succ',
+    title: 'Session continuation proposal',
+    origin: { __typename: 'Session', id: 'pred', title: 'Rethink compaction', currentContinuation: { __typename: 'Session', id: 'later' } },
+    lineageTree: [
+      lineageNode('pred', 'Rethink compaction', 0, null, '2026-03-01T09:00:00.000Z'),
+      lineageNode('succ', 'Session continuation proposal', 1, { id: 'edge-1', predecessorId: 'pred', reason: 'TOPIC_CHANGE' }, '2026-03-01T10:54:00.000Z'),
+      lineageNode('later', 'Implementation plan', 2, { id: 'edge-2', predecessorId: 'succ', reason: 'PHASE_CHANGE' }, '2026-03-01T11:30:00.000Z'),
+    ],
+  },
   handoff: {
     __typename: 'Handoff',
     purpose: 'Write the proposal',
@@ -124,7 +156,7 @@ const EDGE: Edge = {
 };
 
 function renderInspector(mock: MockLink.MockedResponse) {
-  render(
+  return render(
     <MockedProvider cache={createCache()} mocks={[mock]}>
       <MemoryRouter>
         <HandoffInspectorPage edgeId="edge-1" />
@@ -151,9 +183,42 @@ describe('the handoff inspector', () => {
     expect(within(handoff).getByText('Keep transcripts immutable')).toBeInTheDocument();
     expect(within(handoff).getByText('Outline the manifest')).toBeInTheDocument();
     expect(within(handoff).getAllByText('None recorded')).toHaveLength(2);
-    expect(screen.getByText(/Topic changed/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '“Rethink compaction”' })).toHaveAttribute('href', '/sessions/pred');
     expect(screen.getByRole('link', { name: '“Session continuation proposal”' })).toHaveAttribute('href', '/sessions/succ');
+  });
+
+  it('says in one sentence why and by whom the session was continued', async () => {
+    const cases: [Pick<Edge, 'reason' | 'actor'>, string][] = [
+      [{ reason: 'TOPIC_CHANGE', actor: 'AGENT' }, 'The topic changed; the agent continued in a new session.'],
+      [{ reason: 'USER_REQUEST', actor: 'AGENT' }, 'You asked for a new session; the agent continued in a new session.'],
+      [{ reason: 'USER_REQUEST', actor: 'USER' }, 'You continued in a new session.'],
+      [{ reason: 'CONTEXT_PRESSURE', actor: 'SYSTEM' }, 'The context was full; the runtime continued in a new session.'],
+    ];
+    for (const [edge, sentence] of cases) {
+      const { unmount } = renderInspector({ request, result: { data: { continuationEdge: { ...EDGE, ...edge } } } });
+      const facts = await screen.findByText(sentence);
+      expect(facts.closest('.session-facts')).not.toHaveTextContent(/\bby (the agent|a person|the runtime)/);
+      unmount();
+    }
+  });
+
+  it('names the handoff in the tab title', async () => {
+    renderInspector({ request, result: { data: { continuationEdge: EDGE } } });
+
+    await screen.findByRole('region', { name: 'Projection manifest' });
+    expect(document.title).toBe('Handoff: “Rethink compaction” → “Session continuation proposal” · Session Continuation');
+  });
+
+  it('draws the lineage as a map: every session a link, the inspected continuation and the latest session marked', async () => {
+    renderInspector({ request, result: { data: { continuationEdge: EDGE } } });
+
+    const map = await screen.findByRole('list', { name: 'Lineage map of “Rethink compaction”' });
+    const rows = within(map).getAllByRole('listitem');
+    expect(rows.map((row) => within(row).getByRole('link').getAttribute('href'))).toEqual(['/sessions/pred', '/sessions/succ', '/sessions/later']);
+    expect(rows[1]).toHaveTextContent('Continued from “Rethink compaction”: The topic changed; the agent continued in a new session.');
+    expect(rows[1]).toHaveTextContent('this handoff');
+    expect(rows[2]).toHaveTextContent('latest');
+    expect(rows[0]).not.toHaveTextContent('this handoff');
   });
 
   it('lists every source with its status in words and symbols, kind, relevance and tokens', async () => {

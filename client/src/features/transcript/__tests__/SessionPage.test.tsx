@@ -23,6 +23,25 @@ describe('the session view', () => {
     expect(transcriptTexts()).toEqual(['Message 51', 'Message 52', 'Message 53']);
     expect(screen.getByText('53 events')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Load earlier messages' })).toBeInTheDocument();
+    // A screen reader hears where in the whole transcript an event sits.
+    expect(screen.getAllByRole('listitem').map((item) => [item.getAttribute('aria-posinset'), item.getAttribute('aria-setsize')])).toEqual([
+      ['51', '53'],
+      ['52', '53'],
+      ['53', '53'],
+    ]);
+  });
+
+  it('names the session in the tab, and labels the transcript’s token count as its own', async () => {
+    renderSessionPage([transcriptMock({ events: [event(1), event(2)] })]);
+
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+    expect(document.title).toBe('Plan the migration · Session Continuation');
+    expect(screen.getByText('Transcript: 4 tokens')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Session menu' }));
+    const about = within(screen.getByRole('group', { name: 'Session menu' })).getByRole('region', { name: 'About this session' });
+    expect(about).toHaveTextContent('active');
+    expect(about).toHaveTextContent('root');
+    expect(about).toHaveTextContent('Transcript: 4 tokens');
   });
 
   it('loads the page before the first event and shows every event once', async () => {
@@ -135,7 +154,7 @@ describe('the composer', () => {
       clientMessageId: expect.stringMatching(UUID),
     });
     expect(transcriptTexts()).toEqual(['Message 1', 'What changed since yesterday?']);
-    expect(screen.getByLabelText('Message')).toHaveValue('');
+    await waitFor(() => expect(screen.getByLabelText('Message')).toHaveValue(''));
     expect(screen.getByText('2 events')).toBeInTheDocument();
   });
 
@@ -212,6 +231,26 @@ describe('a cited range', () => {
     expect(cited.every((item) => item.textContent?.startsWith('Cited source'))).toBe(true);
     expect(cited[0]).toHaveFocus();
     expect(screen.getByRole('link', { name: 'Clear highlight' })).toHaveAttribute('href', `/sessions/${SESSION_ID}`);
+  });
+
+  it('labels a search hit as a search hit, not as a cited source', async () => {
+    renderSessionPage([transcriptMock({ events: [event(1), event(2)] }), citedRangeMock(1, 1)], { search: '?from=event-1&to=event-1&via=search' });
+
+    expect(await screen.findByText('Highlighting event 1, a search hit.')).toBeInTheDocument();
+    const log = screen.getByRole('log', { name: 'Transcript' });
+    await within(log).findByText('Message 1');
+    const [hit] = within(log)
+      .getAllByRole('listitem')
+      .filter((item) => item.classList.contains('transcript-item-cited'));
+    expect(hit).toHaveTextContent(/^Search hit/);
+    expect(screen.queryByText(/cited source/i)).not.toBeInTheDocument();
+  });
+
+  it('labels the original of a replayed message as such', async () => {
+    renderSessionPage([transcriptMock({ events: [event(1), event(2)] }), citedRangeMock(2, 2)], { search: '?from=event-2&to=event-2&via=replay' });
+
+    expect(await screen.findByText('Highlighting event 2, the original of a replayed message.')).toBeInTheDocument();
+    expect(await within(screen.getByRole('log', { name: 'Transcript' })).findByText('Original message')).toBeInTheDocument();
   });
 
   it('says so when the cited events belong to another session', async () => {
