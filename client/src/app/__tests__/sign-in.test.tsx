@@ -98,8 +98,22 @@ describe('a key the server rejects', () => {
     }) as typeof fetch;
   }
 
+  const originalWebSocket = globalThis.WebSocket;
+  // The app subscribes over graphql-ws as soon as it has a key; a component test has no server,
+  // so the socket stays connecting rather than failing at a moment the test does not control.
+  beforeEach(() => {
+    globalThis.WebSocket = class {
+      static readonly CONNECTING = 0;
+      readonly readyState = 0;
+      readonly protocol = '';
+      close(): void {}
+      send(): void {}
+    } as unknown as typeof WebSocket;
+  });
+
   afterEach(() => {
     globalThis.fetch = originalFetch;
+    globalThis.WebSocket = originalWebSocket;
   });
 
   it.each([200, 401])('is forgotten when refused with HTTP %i, and the sign-in screen says why', async (status) => {
