@@ -59,15 +59,70 @@ function shuffled<T>(random: Random, items: readonly T[]): T[] {
 }
 
 const NAMES = [
-  'Priya', 'Marcus', 'Elena', 'Tomasz', 'Aisha', 'Jonah', 'Sofia', 'Kenji', 'Nadia', 'Owen', 'Leila', 'Diego', 'Hannah', 'Ravi',
-  'Grace', 'Mateo', 'Ingrid', 'Samuel', 'Yara', 'Felix', 'Chloe', 'Andre', 'Mira', 'Lucas', 'Zoe', 'Idris', 'Clara', 'Emeka',
+  'Priya',
+  'Marcus',
+  'Elena',
+  'Tomasz',
+  'Aisha',
+  'Jonah',
+  'Sofia',
+  'Kenji',
+  'Nadia',
+  'Owen',
+  'Leila',
+  'Diego',
+  'Hannah',
+  'Ravi',
+  'Grace',
+  'Mateo',
+  'Ingrid',
+  'Samuel',
+  'Yara',
+  'Felix',
+  'Chloe',
+  'Andre',
+  'Mira',
+  'Lucas',
+  'Zoe',
+  'Idris',
+  'Clara',
+  'Emeka',
 ];
 
 const PET_KINDS = ['beagle', 'tabby kitten', 'rescue greyhound', 'parrot', 'corgi puppy', 'pair of rabbits', 'border collie', 'guinea pig'];
 const PET_NAMES = ['Biscuit', 'Pepper', 'Mochi', 'Juniper', 'Waffles', 'Clementine', 'Pickles', 'Luna', 'Ziggy', 'Noodle', 'Hazel', 'Bruno'];
-const COMPANIES = ['the city aquarium', 'a small design studio', 'Northfield Hospital', 'the public library', 'a solar panel startup', 'the regional newspaper', 'a bakery downtown', 'the botanical garden'];
-const ROLES = ['marine biologist', 'graphic designer', 'night nurse', 'archivist', 'field engineer', 'sports reporter', 'pastry chef', 'horticulturist'];
-const PLACES = ['Lisbon', 'the Scottish Highlands', 'Kyoto', 'Lake Tahoe', 'Cape Town', 'the Amalfi coast', 'Reykjavik', 'Patagonia', 'Vancouver Island', 'Crete'];
+const COMPANIES = [
+  'the city aquarium',
+  'a small design studio',
+  'Northfield Hospital',
+  'the public library',
+  'a solar panel startup',
+  'the regional newspaper',
+  'a bakery downtown',
+  'the botanical garden',
+];
+const ROLES = [
+  'marine biologist',
+  'graphic designer',
+  'night nurse',
+  'archivist',
+  'field engineer',
+  'sports reporter',
+  'pastry chef',
+  'horticulturist',
+];
+const PLACES = [
+  'Lisbon',
+  'the Scottish Highlands',
+  'Kyoto',
+  'Lake Tahoe',
+  'Cape Town',
+  'the Amalfi coast',
+  'Reykjavik',
+  'Patagonia',
+  'Vancouver Island',
+  'Crete',
+];
 const PET_STATEMENTS = [
   'Guess what? We adopted a {pet} from the shelter on Saturday! We named him {petName}.',
   'So I finally did it. I brought home a {pet}! Meet {petName}, the new boss of the house.',
@@ -82,13 +137,19 @@ const TRIP_DETAILS = [
   'we took the night train and watched the sunrise from the window',
 ];
 const HOBBIES = ['pottery', 'salsa dancing', 'rock climbing', 'watercolor painting', 'woodworking', 'beekeeping', 'choir singing', 'fencing'];
-const HOBBY_PLACES = ['at the community center', 'in a studio near the station', 'at the old mill', 'at the rec center on Fifth', 'with a teacher from the neighborhood'];
+const HOBBY_PLACES = [
+  'at the community center',
+  'in a studio near the station',
+  'at the old mill',
+  'at the rec center on Fifth',
+  'with a teacher from the neighborhood',
+];
 const RACES = ['half marathon', '10k trail race', 'charity fun run', 'sprint triathlon'];
 const RACE_TIMES = ['two hours and four minutes', 'fifty-eight minutes', 'just under an hour', 'an hour and forty minutes'];
 const CITIES = ['Denver', 'Rotterdam', 'Montreal', 'Edinburgh', 'Austin', 'Melbourne', 'Porto', 'Seattle'];
 const RELATIVES = ['sister', 'brother', 'cousin', 'best friend from college'];
 const RELATIVE_NAMES = ['Tessa', 'Malik', 'Rosa', 'Bennett', 'Ayla', 'Viktor', 'June', 'Omar'];
-const VENUES = ['a vineyard', 'an old barn by the river', 'the botanical gardens', 'a lighthouse on the coast', 'her grandparents\' farm'];
+const VENUES = ['a vineyard', 'an old barn by the river', 'the botanical gardens', 'a lighthouse on the coast', "her grandparents' farm"];
 const BANDS = ['The Lumineers', 'Florence and the Machine', 'Arctic Monkeys', 'Hozier', 'Fleetwood Mac tribute band', 'a jazz trio from New Orleans'];
 const BOOKS = ['The Overstory', 'Project Hail Mary', 'Pachinko', 'The Midnight Library', 'Circe', 'A Gentleman in Moscow'];
 const DISHES = ['lamb tagine', 'pierogi', 'mole poblano', 'jollof rice', 'shakshuka', 'butter chicken'];
@@ -237,7 +298,10 @@ function lifeFacts(random: Random, draws: Draws, who: string, partner: string): 
         [fill('Give {petName} a scratch behind the ears from me!', petSlots), 'Will do! Someone is very demanding about scratches.'],
       ],
       questions: [
-        { kind: 'single-hop', text: fill(pick(random, ['What did {who} name the {pet}?', 'What is the name of the animal {who} adopted?']), petSlots) },
+        {
+          kind: 'single-hop',
+          text: fill(pick(random, ['What did {who} name the {pet}?', 'What is the name of the animal {who} adopted?']), petSlots),
+        },
         { kind: 'temporal', text: fill(pick(random, ['When did {who} bring {petName} home?', 'When did {who} get a new pet?']), petSlots) },
       ],
       group: { key: 'pets', question: fill('Which pets did {who} adopt this year?', petSlots) },
@@ -247,7 +311,11 @@ function lifeFacts(random: Random, draws: Draws, who: string, partner: string): 
     const tripSlots = { ...slots, place: places[index], detail: pick(random, TRIP_DETAILS) };
     return {
       statement: fill(
-        pick(random, ['I just got back from {place}! {detail}.', 'We spent last week in {place}, {detail}.', 'Finally took that holiday to {place}. Honestly, {detail}.']),
+        pick(random, [
+          'I just got back from {place}! {detail}.',
+          'We spent last week in {place}, {detail}.',
+          'Finally took that holiday to {place}. Honestly, {detail}.',
+        ]),
         tripSlots,
       ),
       followUps: [
@@ -354,7 +422,10 @@ function lifeFacts(random: Random, draws: Draws, who: string, partner: string): 
       ],
       mentions: [[fill('How are the newlyweds, {who}?', slots), 'Off on their honeymoon, sending us sunny photos to make us jealous.']],
       questions: [
-        { kind: 'single-hop', text: fill(pick(random, ['Whose wedding did {who} go to at {venue}?', 'Who in the family of {who} tied the knot?']), slots) },
+        {
+          kind: 'single-hop',
+          text: fill(pick(random, ['Whose wedding did {who} go to at {venue}?', 'Who in the family of {who} tied the knot?']), slots),
+        },
         { kind: 'temporal', text: fill('When did {relativeName} get married?', slots) },
       ],
     },
@@ -380,10 +451,15 @@ function lifeFacts(random: Random, draws: Draws, who: string, partner: string): 
       questions: [{ kind: 'single-hop', text: fill(pick(random, ['What novel did {who} recommend?', 'Which book can {who} not put down?']), slots) }],
     },
     {
-      statement: fill('I made my grandmother\'s {dish} recipe for the first time. It tasted exactly like her kitchen.', slots),
+      statement: fill("I made my grandmother's {dish} recipe for the first time. It tasted exactly like her kitchen.", slots),
       followUps: [['That is so sweet. Will you share the recipe?', 'Only if you promise to make it for me sometime!']],
       mentions: [],
-      questions: [{ kind: 'single-hop', text: fill(pick(random, ['What family dish did {who} cook?', 'What did {who} make from a grandmother\'s recipe?']), slots) }],
+      questions: [
+        {
+          kind: 'single-hop',
+          text: fill(pick(random, ['What family dish did {who} cook?', "What did {who} make from a grandmother's recipe?"]), slots),
+        },
+      ],
     },
     {
       statement: fill('I {injury} playing {sport} on Thursday. So now I am stuck on the couch for a while.', slots),

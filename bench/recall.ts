@@ -203,7 +203,10 @@ async function measureConversation(client: GraphQLClient, conversation: Conversa
     const bm25Ranked = index.search(question.text).map((result) => String(result.id));
     const result: QuestionResult = {
       kind: question.kind,
-      server: { hits: [1, 5, 10].map((k) => Number(firstHit(serverRanked.slice(0, k), question.evidence) >= 0)), recall10: share(serverRanked, question.evidence) },
+      server: {
+        hits: [1, 5, 10].map((k) => Number(firstHit(serverRanked.slice(0, k), question.evidence) >= 0)),
+        recall10: share(serverRanked, question.evidence),
+      },
       bm25: {
         hits: [1, 5, 10].map((k) => Number(firstHit(bm25Ranked.slice(0, k), question.evidence) >= 0)),
         recall10: share(bm25Ranked.slice(0, 10), question.evidence),
@@ -228,12 +231,20 @@ async function measureConversation(client: GraphQLClient, conversation: Conversa
       });
       if (!previewProjection.context) throw new Error(`previewProjection failed: ${previewProjection.code} ${previewProjection.message}`);
       const { sections } = previewProjection.context;
-      const shown = sections.flatMap((section) => [...section.text.matchAll(/\[event ([0-9a-f-]{36}) seq/g)].map((match) => turnOf.get(match[1]) ?? ''));
+      const shown = sections.flatMap((section) =>
+        [...section.text.matchAll(/\[event ([0-9a-f-]{36}) seq/g)].map((match) => turnOf.get(match[1]) ?? ''),
+      );
       result.carried.projection[budget] = share(shown, question.evidence);
       // The room the compiler had after its fixed sections: the same room for the baselines.
       const room = budget - sections.filter((section) => FIXED_SECTIONS.has(section.kind)).reduce((sum, section) => sum + section.tokenCount, 0);
       result.room[budget] = room;
-      result.carried.bm25[budget] = share(packed(bm25Ranked.map((id) => byTurn.get(id)!), room), question.evidence);
+      result.carried.bm25[budget] = share(
+        packed(
+          bm25Ranked.map((id) => byTurn.get(id)!),
+          room,
+        ),
+        question.evidence,
+      );
       result.carried.tail[budget] = share(tail(posted, room), question.evidence);
     }
     results.push(result);
@@ -262,8 +273,14 @@ function figures(results: QuestionResult[]): Figures {
   }
   return {
     questions: results.length,
-    server: { hits: [0, 1, 2].map((k) => mean(results.map((result) => result.server.hits[k]))), recall10: mean(results.map((result) => result.server.recall10)) },
-    bm25: { hits: [0, 1, 2].map((k) => mean(results.map((result) => result.bm25.hits[k]))), recall10: mean(results.map((result) => result.bm25.recall10)) },
+    server: {
+      hits: [0, 1, 2].map((k) => mean(results.map((result) => result.server.hits[k]))),
+      recall10: mean(results.map((result) => result.server.recall10)),
+    },
+    bm25: {
+      hits: [0, 1, 2].map((k) => mean(results.map((result) => result.bm25.hits[k]))),
+      recall10: mean(results.map((result) => result.bm25.recall10)),
+    },
     carried,
     wholeAt4k: mean(results.map((result) => Number(result.carried.projection[4_000] === 1))),
     room: Object.fromEntries(BUDGETS.map((budget) => [budget, mean(results.map((result) => result.room[budget]))])),
@@ -297,8 +314,18 @@ function report(label: string, runs: { results: QuestionResult[] }[]) {
     table(
       ['measure', 'this server', 'BM25 baseline', 'server - BM25'],
       [
-        ...['hit@1', 'hit@5', 'hit@10'].map((name, k) => [name, over((run) => run.server.hits[k]), over((run) => run.bm25.hits[k]), over((run) => run.server.hits[k] - run.bm25.hits[k])]),
-        ['evidence recall@10', over((run) => run.server.recall10), over((run) => run.bm25.recall10), over((run) => run.server.recall10 - run.bm25.recall10)],
+        ...['hit@1', 'hit@5', 'hit@10'].map((name, k) => [
+          name,
+          over((run) => run.server.hits[k]),
+          over((run) => run.bm25.hits[k]),
+          over((run) => run.server.hits[k] - run.bm25.hits[k]),
+        ]),
+        [
+          'evidence recall@10',
+          over((run) => run.server.recall10),
+          over((run) => run.bm25.recall10),
+          over((run) => run.server.recall10 - run.bm25.recall10),
+        ],
       ],
     ),
   );
@@ -363,12 +390,18 @@ runOnNewDatabase(async (databaseUrl) => {
       : SEEDS.map((seed) => ({ label: `seed ${seed}`, conversations: generateConversations(seed, CONVERSATIONS_PER_SEED) }));
     const runs: { results: QuestionResult[] }[] = [];
     for (const corpus of corpora) {
-      const turns = corpus.conversations.reduce((sum, conversation) => sum + conversation.sessions.reduce((count, session) => count + session.turns.length, 0), 0);
+      const turns = corpus.conversations.reduce(
+        (sum, conversation) => sum + conversation.sessions.reduce((count, session) => count + session.turns.length, 0),
+        0,
+      );
       log(`${corpus.label}: ${corpus.conversations.length} conversations, ${turns} turns`);
       // Each corpus in an account of its own: its conversations are one person's sessions.
-      const { createAccount } = await admin.data<{ createAccount: { apiKey: string } }>('mutation ($name: String!) { createAccount(name: $name) { apiKey } }', {
-        name: `recall ${corpus.label}`,
-      });
+      const { createAccount } = await admin.data<{ createAccount: { apiKey: string } }>(
+        'mutation ($name: String!) { createAccount(name: $name) { apiKey } }',
+        {
+          name: `recall ${corpus.label}`,
+        },
+      );
       const client = new GraphQLClient(app.url, createAccount.apiKey);
       const results: QuestionResult[] = [];
       for (const conversation of corpus.conversations) results.push(...(await measureConversation(client, conversation)));

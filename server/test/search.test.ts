@@ -130,10 +130,36 @@ describe('searchEvents', () => {
     const session = await createSession(client, 'Words');
     await postMessage(client, session, 'Export, export, export: export the export and export it again, export.');
     await postMessage(client, session, 'Nightly we export to a bucket.');
+    await postMessage(client, session, 'Lunch is at noon.');
     const page = await search(client, { query: 'which bucket does the nightly export go to?', sessionId: session, scope: 'SESSION' });
     expect(page.edges.map((edge) => edge.node.event.text)).toEqual(['Nightly we export to a bucket.', expect.stringMatching(/^Export, export/)]);
-    expect(page.edges[0].node.score).toBeGreaterThanOrEqual(3);
-    expect(page.edges[1].node.score).toBeLessThan(2);
+    // Repeating a word saturates: eight times "export" scores less than twice one "export".
+    expect(page.edges[1].node.score).toBeLessThan(page.edges[0].node.score / 2);
+  });
+
+  it("weighs a word by how rare it is where the search looks: the one rare word outweighs the speaker's name", async () => {
+    const session = await createSession(client, 'Friends');
+    const chat = [
+      'Melanie: Hey Caroline! Good to see you! How have you been?',
+      'Caroline: Hey Mel! Busy week, but good.',
+      'Melanie: That is so cool, Caroline! Tell me everything.',
+      'Caroline: I went to a LGBTQ support group yesterday and it was so powerful.',
+      'Melanie: Wow, Caroline, that sounds amazing. I am so happy for you.',
+      'Caroline: Thanks Mel! Caroline always says yes to a good group hug, haha.',
+      'Melanie: Caroline, you always say that!',
+      'Caroline: Talk soon, Mel!',
+    ];
+    for (const line of chat) await postMessage(client, session, line);
+    const page = await search(client, { query: 'When did Caroline go to the LGBTQ support group?', sessionId: session, scope: 'SESSION', first: 3 });
+    expect(page.edges[0].node.event.text).toBe(chat[3]);
+    // The same words in another area weigh otherwise: there "caroline" is as rare as "lgbtq".
+    const elsewhere = await createSession(client, 'Elsewhere');
+    await postMessage(client, elsewhere, 'Caroline called about the invoice.');
+    await postMessage(client, elsewhere, 'The LGBTQ centre opens at nine.');
+    await postMessage(client, elsewhere, 'Lunch is at noon.');
+    const other = await search(client, { query: 'Caroline LGBTQ', sessionId: elsewhere, scope: 'SESSION' });
+    expect(other.edges.map((edge) => edge.node.score)).toEqual([expect.any(Number), expect.any(Number)]);
+    expect(Math.abs(other.edges[0].node.score - other.edges[1].node.score)).toBeLessThan(0.3);
   });
 
   it('pages a large area tier by tier exactly as ranking every match would, and never reads another account', async () => {
@@ -148,10 +174,16 @@ describe('searchEvents', () => {
         after = page.pageInfo.endCursor;
       }
     };
-    const inLineage = (await search(client, { query, sessionId: lineage[9], first: 100 })).edges.map((edge) => edge.node.event.id);
-    const inAccount = (await search(client, { query, first: 100 })).edges.map((edge) => edge.node.event.id);
+    // A page larger than every match reads the widest tier, every match ranked.
+    const everyMatch = async (variables: Record<string, unknown>) => {
+      const page = await search(client, { query, ...variables, first: 100 });
+      expect(page.totalCount).toBeLessThan(100);
+      return page.edges.map((edge) => edge.node.event.id);
+    };
     const expectTheSamePages = async () => {
+      const inLineage = await everyMatch({ sessionId: lineage[9] });
       expect((await pageThrough({ sessionId: lineage[9] })).map((edge) => edge.node.event.id)).toEqual(inLineage);
+      const inAccount = await everyMatch({});
       const accountPages = await pageThrough({});
       expect(accountPages.map((edge) => edge.node.event.id)).toEqual(inAccount);
       // The other account holds the same facts.

@@ -6,9 +6,8 @@ import { SessionEntity } from '../db/entities/session.entity';
 import { EventSearchPage, SearchArea, countHits, searchEvents } from '../db/repositories/search.repository';
 import { Viewer } from './viewer';
 
+/** A page of hits; its `scoring` (the moment and the statistics its scores were measured with) goes into its cursors. */
 export interface SearchResult extends EventSearchPage {
-  /** The moment this search's scores were measured from, carried by its cursors. */
-  scoredAt: Date;
   /** Counts every match in the area, exactly; its cost follows the matches, so it runs only when called. */
   totalCount(): Promise<number>;
 }
@@ -26,14 +25,15 @@ export class SearchService {
     const { scope, sessionId, parsed, first, after, excludeFrom } = valid.value;
     let area: SearchArea = { scope: SearchScope.ACCOUNT };
     if (scope !== SearchScope.ACCOUNT || sessionId !== null) {
-      const session = sessionId && isId(sessionId) ? await this.dataSource.manager.findOneBy(SessionEntity, { id: sessionId, accountId: viewer.accountId }) : null;
+      const session =
+        sessionId && isId(sessionId) ? await this.dataSource.manager.findOneBy(SessionEntity, { id: sessionId, accountId: viewer.accountId }) : null;
       if (!session) return fail(ErrorCode.NOT_FOUND, 'No such session.', [{ path: ['sessionId'], message: 'No such session.' }]);
       if (scope === SearchScope.SESSION) area = { scope, sessionId: session.id };
       if (scope === SearchScope.LINEAGE) area = { scope, originId: session.originId };
     }
-    const scoredAt = after?.scoredAt ?? new Date();
+    const scoredAt = after?.scoring.scoredAt ?? new Date();
     const manager = this.dataSource.manager;
     const page = await searchEvents(manager, { accountId: viewer.accountId, area, query: parsed, scoredAt, after, first, excludeFrom });
-    return succeed({ ...page, scoredAt, totalCount: () => countHits(manager, { accountId: viewer.accountId, area, query: parsed, excludeFrom }) });
+    return succeed({ ...page, totalCount: () => countHits(manager, { accountId: viewer.accountId, area, query: parsed, excludeFrom }) });
   }
 }
