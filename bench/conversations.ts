@@ -494,6 +494,7 @@ function conversation(random: Random, index: number, people: string[], sessionCo
   const order = shuffled(random, facts);
   const sessions: ConversationSession[] = [];
   const told = new Map<Fact, { owner: string; turnId: string; session: number }>();
+  const unsaid = new Map<Fact, [string, string][]>();
   const questions: Question[] = [];
   const groupEvidence = new Map<string, { question: string; turns: string[] }>();
   let date = new Date(Date.UTC(2023, between(random, 0, 5), between(random, 1, 28), between(random, 8, 21), between(random, 0, 59)));
@@ -510,13 +511,15 @@ function conversation(random: Random, index: number, people: string[], sessionCo
     say(opener, fill(pick(random, OPENERS), { to: to(opener) }));
     for (const replier of others(opener)) say(replier, fill(pick(random, OPENER_REPLIES), { to: opener }));
     const tellHere = order.splice(0, Math.ceil(order.length / (sessionCount - number + 1)));
-    const earlier = [...told.entries()].filter(([fact]) => fact.mentions.length > 0);
+    // Each way of coming back to a fact is said once: people do not repeat a question word for word months apart.
+    const earlier = [...told.entries()].filter(([fact]) => (unsaid.get(fact)?.length ?? 0) > 0);
     const mentionsHere = shuffled(random, earlier).slice(0, between(random, 1, 3));
     const blocks: (() => void)[] = [];
     for (const { who, fact } of tellHere) {
       blocks.push(() => {
         const statement = say(who, fact.statement);
         told.set(fact, { owner: who, turnId: statement.id, session: number });
+        unsaid.set(fact, shuffled(random, fact.mentions));
         const listener = to(who);
         say(listener, fill(pick(random, fact.bad ? SYMPATHY : REACTIONS), { to: who }));
         for (const [asked, answer] of shuffled(random, fact.followUps).slice(0, between(random, 1, fact.followUps.length))) {
@@ -534,7 +537,7 @@ function conversation(random: Random, index: number, people: string[], sessionCo
     }
     for (const [fact, { owner }] of mentionsHere) {
       blocks.push(() => {
-        const [asked, reply] = pick(random, fact.mentions);
+        const [asked, reply] = unsaid.get(fact)!.pop()!;
         say(pick(random, others(owner)), asked);
         say(owner, reply);
         // A partner who took up the owner's activity says so once: the other half of "both do".

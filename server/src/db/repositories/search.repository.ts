@@ -245,12 +245,12 @@ function scoredText(query: ParsedSearchQuery): string {
  * the event's vector holds for it, an event's length its token count.
  */
 export function bm25Sql(alias: string, lexemes: string, weights: string, averageLength: string): string {
-  // The speaker's name, when the event begins with one, is its first word (position 1).
+  // The speaker's name, when the event begins with one, is its first word (position 1): a field of its own.
   const spoken = `(${alias}.text ~ '${SPEAKER_PREFIX}' AND entry.positions[1] = 1)`;
-  return `(SELECT coalesce(sum(term.weight * term.frequency * ${BM25_K1 + 1}
-                              / (term.frequency + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * ${alias}.token_count / ${averageLength}))), 0)
-           FROM (SELECT queried.weight,
-                        coalesce(array_length(entry.positions, 1), 1) + CASE WHEN ${spoken} THEN ${SPEAKER_WEIGHT - 1} ELSE 0 END AS frequency
+  return `(SELECT coalesce(sum(term.weight * (${SPEAKER_WEIGHT} * term.spoken::int + term.frequency * ${BM25_K1 + 1}
+                              / (term.frequency + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * ${alias}.token_count / ${averageLength})))), 0)
+           FROM (SELECT queried.weight, ${spoken} AS spoken,
+                        coalesce(array_length(entry.positions, 1), 1) - CASE WHEN ${spoken} THEN 1 ELSE 0 END AS frequency
                  FROM unnest(${alias}.search_vector) entry
                  JOIN unnest(${lexemes}::text[], ${weights}::float8[]) AS queried (lexeme, weight) ON queried.lexeme = entry.lexeme) term)`;
 }
