@@ -130,10 +130,50 @@ describe('searchEvents', () => {
     const session = await createSession(client, 'Words');
     await postMessage(client, session, 'Export, export, export: export the export and export it again, export.');
     await postMessage(client, session, 'Nightly we export to a bucket.');
+    await postMessage(client, session, 'Lunch is at noon.');
     const page = await search(client, { query: 'which bucket does the nightly export go to?', sessionId: session, scope: 'SESSION' });
     expect(page.edges.map((edge) => edge.node.event.text)).toEqual(['Nightly we export to a bucket.', expect.stringMatching(/^Export, export/)]);
-    expect(page.edges[0].node.score).toBeGreaterThanOrEqual(3);
-    expect(page.edges[1].node.score).toBeLessThan(2);
+    // Repeating a word saturates: eight times "export" scores less than twice one "export".
+    expect(page.edges[1].node.score).toBeLessThan(page.edges[0].node.score / 2);
+  });
+
+  it("weighs a word by how rare it is where the search looks: the one rare word outweighs the speaker's name", async () => {
+    const session = await createSession(client, 'Friends');
+    // "Caroline", "go", "group" and "support" are in most lines, "LGBTQ" in one.
+    const chat = [
+      'Melanie: Hey Caroline! Did the book group go well?',
+      'Caroline: The group was fun, thanks for the support!',
+      'Melanie: Caroline, we should go back to the climbing group.',
+      'Caroline: Yes! I will go if you support me on the wall.',
+      'Melanie: Caroline, my running group meets Sunday, want to go?',
+      'Caroline: Maybe, the choir group needs support on Sunday.',
+      'Caroline: I went to an LGBTQ meetup yesterday and it was so powerful.',
+      'Melanie: Caroline, go for it, we all support you.',
+      'Caroline: Our group will go for support next week.',
+      'Caroline: Talk soon, Mel!',
+    ];
+    for (const line of chat) await postMessage(client, session, line);
+    const page = await search(client, { query: 'When did Caroline go to the LGBTQ support group?', sessionId: session, scope: 'SESSION', first: 3 });
+    // Counting each shared word alike, the line holding four of them would win.
+    expect(page.edges[0].node.event.text).toBe(chat[6]);
+    // The same words in another area weigh otherwise: there "caroline" is as rare as "lgbtq".
+    const elsewhere = await createSession(client, 'Elsewhere');
+    await postMessage(client, elsewhere, 'Caroline called about the invoice.');
+    await postMessage(client, elsewhere, 'The LGBTQ centre opens at nine.');
+    await postMessage(client, elsewhere, 'Lunch is at noon.');
+    const other = await search(client, { query: 'Caroline LGBTQ', sessionId: elsewhere, scope: 'SESSION' });
+    expect(other.edges.map((edge) => edge.node.score)).toEqual([expect.any(Number), expect.any(Number)]);
+    expect(Math.abs(other.edges[0].node.score - other.edges[1].node.score)).toBeLessThan(0.3);
+  });
+
+  it('takes the speaker of a "Name: text" message for a field of its own: a question about someone finds what they said first', async () => {
+    const session = await createSession(client, 'Pottery');
+    const said = 'Caroline: The pottery class starts Monday, and honestly I cannot wait for it.';
+    const addressed = 'Melanie: Caroline, the pottery class starts Monday.';
+    for (const line of ['Melanie: Morning!', addressed, said, 'Melanie: Lunch is at noon.', 'Caroline: See you then.'])
+      await postMessage(client, session, line);
+    const page = await search(client, { query: "When does Caroline's pottery class start?", sessionId: session, scope: 'SESSION', first: 2 });
+    expect(page.edges.map((edge) => edge.node.event.text)).toEqual([said, addressed]);
   });
 
   it('pages a large area tier by tier exactly as ranking every match would, and never reads another account', async () => {
@@ -148,10 +188,16 @@ describe('searchEvents', () => {
         after = page.pageInfo.endCursor;
       }
     };
-    const inLineage = (await search(client, { query, sessionId: lineage[9], first: 100 })).edges.map((edge) => edge.node.event.id);
-    const inAccount = (await search(client, { query, first: 100 })).edges.map((edge) => edge.node.event.id);
+    // A page larger than every match reads the widest tier, every match ranked.
+    const everyMatch = async (variables: Record<string, unknown>) => {
+      const page = await search(client, { query, ...variables, first: 100 });
+      expect(page.totalCount).toBeLessThan(100);
+      return page.edges.map((edge) => edge.node.event.id);
+    };
     const expectTheSamePages = async () => {
+      const inLineage = await everyMatch({ sessionId: lineage[9] });
       expect((await pageThrough({ sessionId: lineage[9] })).map((edge) => edge.node.event.id)).toEqual(inLineage);
+      const inAccount = await everyMatch({});
       const accountPages = await pageThrough({});
       expect(accountPages.map((edge) => edge.node.event.id)).toEqual(inAccount);
       // The other account holds the same facts.

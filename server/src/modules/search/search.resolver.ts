@@ -8,7 +8,7 @@ import { EventSearchConnection } from './search.type';
 export class SearchResolver {
   @Query(() => EventSearchConnection, {
     description:
-      'Ranked full-text search over event text. With sessionId the scope defaults to LINEAGE; without it, ACCOUNT. Plain words are alternatives (hits holding more of them, closer together, rank first); "quoted phrases" and -exclusions are strict. INVALID_INPUT for an empty or over-long query (500 characters), NOT_FOUND for another account\'s session.',
+      'Ranked full-text search over event text. With sessionId the scope defaults to LINEAGE; without it, ACCOUNT. Plain words are alternatives, each weighing as much as it is rare where the search looks (BM25); "quoted phrases" and -exclusions are strict. INVALID_INPUT for an empty or over-long query (500 characters), NOT_FOUND for another account\'s session.',
   })
   async searchEvents(
     @Arg('query', { description: 'What to find, as people type it: words, "phrases", -excluded.' }) query: string,
@@ -21,7 +21,7 @@ export class SearchResolver {
     @Arg('after', () => String, { nullable: true, description: 'Cursor of the last hit of the previous page.' }) after?: string,
   ): Promise<EventSearchConnection> {
     const result = valueOrThrow(await ctx.services.search.searchEvents(ctx.viewer, { query, sessionId, scope, first, after }));
-    const cursors = result.hits.map((hit) => encodeSearchCursor({ scoredAt: result.scoredAt, score: hit.score, eventId: hit.event.id }));
+    const cursors = result.hits.map((hit) => encodeSearchCursor({ scoring: result.scoring, score: hit.score, eventId: hit.event.id }));
     return {
       edges: result.hits.map((node, index) => ({ node, cursor: cursors[index] })),
       pageInfo: {

@@ -6,9 +6,8 @@ import { SessionEntity } from '../conversation/session.entity';
 import { EventSearchPage, SearchArea, countHits, searchEvents } from './search.repository';
 import { Viewer } from '../../shared/viewer';
 
+/** A page of hits; its `scoring` (the moment and the statistics its scores were measured with) goes into its cursors. */
 export interface SearchResult extends EventSearchPage {
-  /** The moment this search's scores were measured from, carried by its cursors. */
-  scoredAt: Date;
   /** Counts every match in the area, exactly; its cost follows the matches, so it runs only when called. */
   totalCount(): Promise<number>;
 }
@@ -31,9 +30,9 @@ export class SearchService {
       if (scope === SearchScope.SESSION) area = { scope, sessionId: session.id };
       if (scope === SearchScope.LINEAGE) area = { scope, originId: session.originId };
     }
-    const scoredAt = after?.scoredAt ?? new Date();
+    const scoredAt = after?.scoring.scoredAt ?? new Date();
     const manager = this.dataSource.manager;
     const page = await searchEvents(manager, { accountId: viewer.accountId, area, query: parsed, scoredAt, after, first, excludeFrom });
-    return succeed({ ...page, scoredAt, totalCount: () => countHits(manager, { accountId: viewer.accountId, area, query: parsed, excludeFrom }) });
+    return succeed({ ...page, totalCount: () => countHits(manager, { accountId: viewer.accountId, area, query: parsed, excludeFrom }) });
   }
 }

@@ -1,14 +1,27 @@
 import { EntityManager } from 'typeorm';
-import { CANDIDATE_HITS, CONTENT_CANDIDATES, ContentHit, EventBound, Hit, RecalledRange, WINDOW_AFTER, WINDOW_BEFORE } from './recommendations';
-import { ParsedSearchQuery, SEARCH_CONFIGURATION } from '../../search/search';
+import {
+  CANDIDATE_HITS,
+  CONTENT_CANDIDATES,
+  ContentHit,
+  EventBound,
+  Hit,
+  RecalledRange,
+  WINDOW_AFTER,
+  WINDOW_BEFORE,
+} from './recommendations';
+import { ParsedSearchQuery, SEARCH_CONFIGURATION, SearchScope, termScoreLimit } from '../../search/search';
+import { AreaStatistics, areaStatisticsSql, bm25Sql, meanLength, weighTerms } from '../../search/search.repository';
 
 const BOUND = (alias: string) =>
   `json_build_object('id', ${alias}.id, 'sessionId', ${alias}.session_id, 'seq', ${alias}.seq, 'tokenCount', ${alias}.token_count, 'tokenTotal', ${alias}.token_total, 'hash', ${alias}.hash)`;
 
 /**
  * The lineage's events matching the purpose's words, best first, each with its neighbours and
- * the words it holds. Cards and banners (runtime text about the lineage itself) and replayed
- * messages (copies of an original that is found on its own) are no sources to recommend.
+ * the words it holds. Ranked as search ranks them (BM25, the words weighed by their rarity in the
+ * lineage), the score taken as a share of the most the purpose's words could score, so that it
+ * compares with the relevance of resource blocks and memory entries. Cards and banners (runtime
+ * text about the lineage itself) and replayed messages (copies of an original that is found on its
+ * own) are no sources to recommend.
  */
 export async function purposeHits(
   manager: EntityManager,
@@ -18,11 +31,20 @@ export async function purposeHits(
   words: string[],
 ): Promise<Hit[]> {
   if (!query.anyWords) return [];
+  const area = { scope: SearchScope.LINEAGE, originId } as const;
+  const [weighed]: ({ lexemes: string[] } & AreaStatistics)[] = await manager.query(
+    `WITH queried AS (SELECT ARRAY(SELECT DISTINCT unnest(tsvector_to_array(to_tsvector('${SEARCH_CONFIGURATION}', $2))) ORDER BY 1) AS lexemes)
+     SELECT queried.lexemes, statistics.* FROM queried CROSS JOIN LATERAL (${areaStatisticsSql(area, '$3', 'queried.lexemes')}) statistics`,
+    [accountId, words.join(' '), originId],
+  );
+  const terms = weighTerms(weighed.lexemes, weighed);
+  const most = terms.reduce((sum, term, index) => sum + termScoreLimit(term.weight, weighed.most_frequent[index], weighed.spoken[index]), 0);
+  if (most === 0) return [];
   const rows: { hit_id: string; session_id: string; seq: number; relevance: number; matched: string[]; neighbours: EventBound[] }[] =
     await manager.query(
       `WITH hits AS (
          SELECT hit.id, hit.session_id, hit.seq, hit.search_vector,
-                ts_rank_cd(hit.search_vector, websearch_to_tsquery('${SEARCH_CONFIGURATION}', $2), 1) AS relevance
+                ${bm25Sql('hit', '$8', '$9', '$10')} / $11::float8 AS relevance
          FROM events hit
          WHERE hit.account_id = $1 AND hit.search_vector @@ websearch_to_tsquery('${SEARCH_CONFIGURATION}', $2)
            AND hit.session_id IN (SELECT id FROM sessions WHERE origin_id = $3 AND account_id = $1)
@@ -37,7 +59,19 @@ export async function purposeHits(
                WHERE near.session_id = hits.session_id AND near.seq BETWEEN hits.seq - $6 AND hits.seq + $7) AS neighbours
        FROM hits
        ORDER BY hits.relevance DESC, hits.id DESC`,
-      [accountId, query.anyWords, originId, CANDIDATE_HITS, words, WINDOW_BEFORE, WINDOW_AFTER],
+      [
+        accountId,
+        query.anyWords,
+        originId,
+        CANDIDATE_HITS,
+        words,
+        WINDOW_BEFORE,
+        WINDOW_AFTER,
+        terms.map((term) => term.lexeme),
+        terms.map((term) => term.weight),
+        meanLength(weighed),
+        most,
+      ],
     );
   return rows.map((row) => ({
     eventId: row.hit_id,
@@ -88,8 +122,24 @@ export async function purposeContent(manager: EntityManager, accountId: string, 
       ),
     ]);
   return [
-    ...blocks.map((row): ContentHit => ({ kind: 'RESOURCE', url: row.reference, version: row.version, blockId: row.block_id, path: null, relevance: Number(row.relevance), matchedWords: row.matched })),
-    ...memories.map((row): ContentHit => ({ kind: 'MEMORY', url: null, version: null, blockId: null, path: row.reference, relevance: Number(row.relevance), matchedWords: row.matched })),
+    ...blocks.map((row): ContentHit => ({
+      kind: 'RESOURCE',
+      url: row.reference,
+      version: row.version,
+      blockId: row.block_id,
+      path: null,
+      relevance: Number(row.relevance),
+      matchedWords: row.matched,
+    })),
+    ...memories.map((row): ContentHit => ({
+      kind: 'MEMORY',
+      url: null,
+      version: null,
+      blockId: null,
+      path: row.reference,
+      relevance: Number(row.relevance),
+      matchedWords: row.matched,
+    })),
   ];
 }
 

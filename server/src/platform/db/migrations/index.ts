@@ -12,6 +12,7 @@ import { Attachments1796054400000 } from './1796054400000-Attachments';
 import { ContentSearch1796065200000 } from './1796065200000-ContentSearch';
 import { ContinuationProposals1796068800000 } from './1796068800000-ContinuationProposals';
 import { SearchIndexesWithoutPendingList1796072400000 } from './1796072400000-SearchIndexesWithoutPendingList';
+import { SearchTermStatistics1796076000000 } from './1796076000000-SearchTermStatistics';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   ContentSearch1796065200000,
   ContinuationProposals1796068800000,
   SearchIndexesWithoutPendingList1796072400000,
+  SearchTermStatistics1796076000000,
 ];
