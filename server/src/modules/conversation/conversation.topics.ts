@@ -34,14 +34,29 @@ export function outputEnded(run: Pick<RunEntity, 'status' | 'leaseOwner'>): bool
   return (run.status === RunStatus.SUCCEEDED || run.status === RunStatus.FAILED || run.status === RunStatus.CANCELLED) && run.leaseOwner === null;
 }
 
+const revived = new WeakMap<object, EventEntity | RunEntity>();
+
+/**
+ * A record back from the pub/sub, revived once: every subscriber of a publish gets the same
+ * object, so that its results can be shared between them.
+ */
+function reviveOnce<T extends EventEntity | RunEntity>(published: object, revive: () => T): T {
+  let record = revived.get(published) as T | undefined;
+  if (!record) {
+    record = revive();
+    revived.set(published, record);
+  }
+  return record;
+}
+
 /** An event record back from the pub/sub, with its dates as Date objects again. */
 export function revivePublishedEvent(event: PublishedEvent): EventEntity {
-  return { ...event, createdAt: new Date(event.createdAt) } as EventEntity;
+  return reviveOnce(event, () => ({ ...event, createdAt: new Date(event.createdAt) }) as EventEntity);
 }
 
 /** A run record back from the pub/sub, with its dates as Date objects again. */
 export function revivePublishedRun(run: PublishedRun): RunEntity {
-  return { ...run, createdAt: new Date(run.createdAt), updatedAt: new Date(run.updatedAt) } as RunEntity;
+  return reviveOnce(run, () => ({ ...run, createdAt: new Date(run.createdAt), updatedAt: new Date(run.updatedAt) }) as RunEntity);
 }
 
 /** The conversation's notifier, publishing to its topics. */

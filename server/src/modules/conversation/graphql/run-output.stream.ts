@@ -32,6 +32,10 @@ export async function* runOutputChunks(
       const now = await reread();
       yield* upTo(now?.output ?? null);
       if (!now || outputEnded(now)) return;
+    } else if (message.offset === delivered && message.text.length > 0) {
+      // The batch as published: every subscriber in step gets this one object, and shares its result.
+      delivered += message.text.length;
+      yield message;
     } else if (message.offset + message.text.length > delivered) {
       yield { runId: stored.id, offset: delivered, text: message.text.slice(delivered - message.offset) };
       delivered = message.offset + message.text.length;
