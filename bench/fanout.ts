@@ -121,6 +121,7 @@ async function serverRound(url: string, apiKey: string, model: Awaited<ReturnTyp
     { s: createSession.id },
   );
   const recorder = latencyRecorder(model.sentAt);
+  const failures: string[] = [];
   const clients: WsGraphQLClient[] = [];
   let completed = 0;
   let subscribed = 0;
@@ -131,9 +132,14 @@ async function serverRound(url: string, apiKey: string, model: Awaited<ReturnTyp
       client.subscribe<{ runOutput: { text: string } }>(
         { query: 'subscription ($r: ID!) { runOutput(runId: $r) { offset text } }', variables: { r: postMessage.run.id } },
         {
-          next: (value) => recorder.received(value.data!.runOutput.text, now()),
+          next: (value) => {
+            if (value.data) recorder.received(value.data.runOutput.text, now());
+            else failures.push(JSON.stringify(value.errors));
+          },
           error: (error) => {
-            throw new Error(`runOutput failed: ${JSON.stringify(error)}`);
+            failures.push(error instanceof Error ? error.message : JSON.stringify(error));
+            completed += 1;
+            if (completed === subscribers) resolve();
           },
           complete: () => {
             completed += 1;
@@ -151,6 +157,7 @@ async function serverRound(url: string, apiKey: string, model: Awaited<ReturnTyp
   await Promise.all(clients.map((client) => client.dispose()));
   http.close();
   model.reset();
+  if (failures.length) log(`  ${failures.length} subscriber error(s), the first: ${failures[0]}`);
   return recorder.latencies;
 }
 
@@ -208,6 +215,8 @@ runOnNewDatabase(async (databaseUrl) => {
     /listening on (\d+)/,
   );
   const rawPort = Number(raw.match[1]);
+  // Also when this process ends otherwise than through `finally`: no server is left behind.
+  process.once('exit', () => [server.child, raw.child].forEach((child) => child.kill('SIGTERM')));
   try {
     // Memory per idle subscriber: the server's resident memory before and with 1,000 subscriptions waiting.
     const http = new GraphQLClient(url, apiKey);

@@ -19,7 +19,7 @@ import {
   ProjectionRequest,
   ProjectionSourceReader,
 } from './model';
-import { RECURRING_SECTIONS, SECTION_SEPARATOR, SYSTEM_TEXT, renderIdentity, renderInitiating, renderState, section } from './render';
+import { RECURRING_SECTIONS, SECTION_SEPARATOR, SYSTEM_TEXT, countedEvent, renderIdentity, renderInitiating, renderState, section } from './render';
 
 /**
  * Compiles the successor's initial context within `tokenBudget`, in the specification's order:
@@ -43,10 +43,16 @@ export async function compileProjection(
     LINEAGE: request.lineageBlock,
     INITIATING_MESSAGE: renderInitiating(initiating, request.initiatingAttachments ?? []),
   };
+  // The initiating message alone is its event's line, whose text keeps its stored count.
+  const initiatingTokens = request.initiatingAttachments?.length ? null : countedEvent(initiating).tokens;
   const fixed: CompiledSection[] = FIXED_SECTIONS.map((kind) => ({
     kind,
     text: fixedText[kind],
-    tokenCount: RECURRING_SECTIONS.has(kind) ? countRecurringTokens(fixedText[kind]) : countTokens(fixedText[kind]),
+    tokenCount: RECURRING_SECTIONS.has(kind)
+      ? countRecurringTokens(fixedText[kind])
+      : kind === ContextSectionKind.INITIATING_MESSAGE && initiatingTokens !== null
+        ? initiatingTokens
+        : countTokens(fixedText[kind]),
   }));
   const separatorTokens = countTokens(SECTION_SEPARATOR);
   const summary = counted(`- more omitted sources: read_manifest ${request.manifestId}`);
