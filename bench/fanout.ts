@@ -8,7 +8,7 @@ import { Client as WsGraphQLClient, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { GraphQLClient } from './graphql';
 import { log, runOnNewDatabase } from './harness';
-import { fixed, percentile, ratioCell, spread, table } from './stats';
+import { fixed, ratioCell, spread, table } from './stats';
 
 /**
  * One streamed answer watched by 1, 100 and 1,000 WebSocket subscribers: the server, in a process
@@ -18,7 +18,7 @@ import { fixed, percentile, ratioCell, spread, table } from './stats';
  * in a process of its own reading the same stream and broadcasting it, batched as the server
  * batches (every 40 ms, or 1,000 characters), to as many plain sockets.
  */
-const SUBSCRIBERS = [1, 100, 1_000];
+const SUBSCRIBERS = (process.env.FANOUT_SUBSCRIBERS ?? '1,100,1000').split(',').map(Number);
 const TOKENS = 2_000;
 /** Between the model's tokens: about 250 tokens a second, a fast model. */
 const TOKEN_PAUSE_MS = 4;
@@ -82,18 +82,43 @@ function latencyRecorder(sentAt: number[]) {
   };
 }
 
+interface Latencies {
+  count: number;
+  p50: number;
+  p99: number;
+}
+
+/** A round's latencies summed up at once: a round at 1,000 subscribers has two million of them. */
+function latencies(samples: number[]): Latencies {
+  const sorted = Float64Array.from(samples).sort();
+  const at = (p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+  return { count: sorted.length, p50: at(50), p99: at(99) };
+}
+
 function rssKb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 }
 
+/** The first error line each spawned process logged after it started, to report with the figures. */
+const firstErrors = new Map<ChildProcess, string>();
+
 function spawnAndWait(args: string[], env: Record<string, string>, pattern: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   const child = spawn(process.execPath, args, { cwd: path.resolve(__dirname, '..', 'server'), env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  let started = false;
   return new Promise((resolve, reject) => {
     const look = (chunk: Buffer) => {
+      if (started) {
+        const error = String(chunk).split('\n').find((line) => /"level":(50|60)/.test(line));
+        if (error && !firstErrors.has(child)) firstErrors.set(child, error);
+        return;
+      }
       output += chunk;
       const match = pattern.exec(output);
-      if (match) resolve({ child, match });
+      if (match) {
+        started = true;
+        resolve({ child, match });
+      }
     };
     child.stdout!.on('data', look);
     child.stderr!.on('data', look);
@@ -193,7 +218,8 @@ runOnNewDatabase(async (databaseUrl) => {
   const model = await startModel();
   const apiKey = `sck_fanout_${randomBytes(16).toString('hex')}`;
   const server = await spawnAndWait(
-    ['-r', '@swc-node/register', 'src/index.ts'],
+    // FANOUT_SERVER_FLAGS: node flags for the server's process, e.g. --cpu-prof to see where its time goes.
+    [...(process.env.FANOUT_SERVER_FLAGS ?? '').split(' ').filter(Boolean), '-r', '@swc-node/register', 'src/index.ts'],
     {
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
@@ -236,13 +262,13 @@ runOnNewDatabase(async (databaseUrl) => {
     await Promise.all(idle.map((client) => client.dispose()));
     const perIdleKb = (idleAfter - idleBefore) / 1_000;
 
-    const rows: { round: number; subscribers: number; server: number[]; raw: number[] }[] = [];
+    const rows: { round: number; subscribers: number; server: Latencies; raw: Latencies }[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       for (const subscribers of SUBSCRIBERS) {
         log(`Round ${round}: ${subscribers} subscriber(s), the server then the raw broadcast...`);
-        const serverLatencies = await serverRound(url, apiKey, model, subscribers);
-        const rawLatencies = await rawRound(rawPort, model, subscribers);
-        rows.push({ round, subscribers, server: serverLatencies, raw: rawLatencies });
+        const server = latencies(await serverRound(url, apiKey, model, subscribers));
+        const raw = latencies(await rawRound(rawPort, model, subscribers));
+        rows.push({ round, subscribers, server, raw });
       }
     }
     console.log(
@@ -255,25 +281,26 @@ runOnNewDatabase(async (databaseUrl) => {
         rows.map((row) => [
           String(row.round),
           String(row.subscribers),
-          String(row.server.length),
-          fixed(percentile(row.server, 50)),
-          fixed(percentile(row.server, 99)),
-          fixed(percentile(row.raw, 50)),
-          fixed(percentile(row.raw, 99)),
-          fixed(percentile(row.server, 50) / percentile(row.raw, 50), 2),
-          fixed(percentile(row.server, 99) / percentile(row.raw, 99), 2),
+          String(row.server.count),
+          fixed(row.server.p50),
+          fixed(row.server.p99),
+          fixed(row.raw.p50),
+          fixed(row.raw.p99),
+          fixed(row.server.p50 / row.raw.p50, 2),
+          fixed(row.server.p99 / row.raw.p99, 2),
         ]),
       ),
     );
     const atThousand = rows.filter((row) => row.subscribers === 1_000);
-    const ratios = (p: number) => spread(atThousand.map((row) => percentile(row.server, p) / percentile(row.raw, p)));
-    const [p50, p99] = [ratios(50), ratios(99)];
+    const p50 = spread(atThousand.map((row) => row.server.p50 / row.raw.p50));
+    const p99 = spread(atThousand.map((row) => row.server.p99 / row.raw.p99));
     console.log(
       `\nat 1,000 subscribers, server / raw (min / median / max over ${ROUNDS} rounds): p50 ${ratioCell(p50)}, p99 ${ratioCell(p99)}; ` +
         `target p50 <= ${P50_TARGET} and p99 <= ${P99_TARGET} in every round: ${p50.max <= P50_TARGET && p99.max <= P99_TARGET ? 'met' : 'NOT MET'}` +
         `\nserver memory per idle subscriber: ${fixed(perIdleKb)} KB (resident ${fixed(idleBefore / 1024)} MB with none, ${fixed(idleAfter / 1024)} MB with 1,000); ` +
         `target <= ${IDLE_TARGET_KB} KB: ${perIdleKb <= IDLE_TARGET_KB ? 'met' : 'NOT MET'}`,
     );
+    if (firstErrors.has(server.child)) console.log(`\nthe server logged errors; the first: ${firstErrors.get(server.child)}`);
   } finally {
     server.child.kill('SIGTERM');
     raw.child.kill('SIGTERM');
