@@ -1,4 +1,4 @@
-import type { PubSub } from '@graphql-yoga/subscription';
+import type { TopicPubSub } from '../../platform/pubsub/topic-pub-sub';
 import { EntityManager, MoreThanOrEqual } from 'typeorm';
 import type { TopicCodec } from '../../platform/pubsub/payload-codec';
 import { isId } from '../../shared/ids';
@@ -68,7 +68,7 @@ export function revivePublishedRun(run: PublishedRun): RunEntity {
 }
 
 /** The conversation's notifier, publishing to its topics. */
-export function conversationPublisher(pubSub: PubSub<ConversationTopics>): ConversationNotifier {
+export function conversationPublisher(pubSub: TopicPubSub<ConversationTopics>): ConversationNotifier {
   return {
     eventsAppended(events) {
       for (const event of events) pubSub.publish('SESSION_EVENT', event.sessionId, event);
