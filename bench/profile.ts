@@ -35,13 +35,19 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** Self time per function (name, file and line), the largest first, as shares of all samples. */
+/**
+ * Self time per function (name, file and line), the largest first, as shares of the samples the
+ * process was not idle in. The profiler samples wall time: `writev` includes the time the kernel
+ * spends handing a write to the database (or lets it run) before the call returns.
+ */
 function selfTimes(profile: CpuProfile): { frame: string; share: number }[] {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const byFrame = new Map<string, number>();
   let total = 0;
   profile.samples.forEach((id, index) => {
     const { functionName, url, lineNumber } = nodes.get(id)!.callFrame;
+    // Waiting, and the profiler's own stop (`dispatch`), are no work of the server's.
+    if (functionName === '(idle)' || (functionName === 'dispatch' && !url)) return;
     const where = url.replace(/^file:\/\//, '').replace(/^.*node_modules\//, '').replace(/^.*\/(server|bench)\//, '$1/');
     const frame = `${functionName || '(anonymous)'}${where ? ` ${where}:${lineNumber + 1}` : ''}`;
     const delta = profile.timeDeltas[index] ?? 0;
