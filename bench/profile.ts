@@ -1,6 +1,5 @@
 import './production';
 import 'reflect-metadata';
-import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
@@ -22,7 +21,7 @@ import { fixed, measure, table } from './stats';
  */
 const CLIENTS = 16;
 const SECTIONS = ['continue', 'message'];
-/** PROFILE_OPERATIONS and PROFILE_WARMUP set fewer, e.g. under valgrind (see the README). */
+/** PROFILE_OPERATIONS and PROFILE_WARMUP set other counts. */
 const OPERATIONS: Record<string, number> = { continue: Number(process.env.PROFILE_OPERATIONS ?? 1_600), message: Number(process.env.PROFILE_OPERATIONS ?? 4_000) };
 const WARMUP: Record<string, number> = { continue: Number(process.env.PROFILE_WARMUP ?? 320), message: Number(process.env.PROFILE_WARMUP ?? 2_000) };
 const TOP_FRAMES = Number(process.env.PROFILE_TOP ?? 25);
@@ -78,18 +77,6 @@ async function profiled<T>(name: string, work: () => Promise<T>): Promise<{ resu
   return { result, cpuMs: (cpu.user + cpu.system) / 1000, file, profile };
 }
 
-/**
- * With PROFILE_PAUSE set, waits for SIGUSR2 before and after the measured operations, so that a
- * tool outside can count only them: `callgrind_control -i on` (then `off`) under
- * `valgrind --tool=callgrind --collect-atstart=no`, whose instruction counts are the same however
- * busy the machine is.
- */
-async function pausedUntilSignalled(moment: 'start' | 'end'): Promise<void> {
-  if (!process.env.PROFILE_PAUSE) return;
-  log(`Waiting for SIGUSR2 to ${moment} (pid ${process.pid})...`);
-  await once(process, 'SIGUSR2');
-}
-
 async function bench(databaseUrl: string, section: string) {
   const app = await startBenchServer(databaseUrl, { poolSize: CLIENTS, agent: { provider: 'builtin', concurrency: 0 } });
   const setup = new Pool({ connectionString: databaseUrl, max: 2 });
@@ -123,12 +110,10 @@ async function bench(databaseUrl: string, section: string) {
           };
     log(`Warming up with ${WARMUP[section]} operations...`);
     await measure(CLIENTS, WARMUP[section], operation);
-    await pausedUntilSignalled('start');
     log(`Profiling ${OPERATIONS[section]} operations at ${CLIENTS} clients...`);
     const queriesBefore = app.database.queryCount();
     const offset = WARMUP[section];
     const { result, cpuMs, file, profile } = await profiled(section, () => measure(CLIENTS, OPERATIONS[section], (index) => operation(offset + index)));
-    await pausedUntilSignalled('end');
     const queries = (app.database.queryCount() - queriesBefore) / OPERATIONS[section];
     console.log(
       `\n${section}: ${OPERATIONS[section]} operations at ${CLIENTS} clients, ${fixed(result.opsPerSecond)} ops/s (indicative), ` +
