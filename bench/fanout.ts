@@ -127,6 +127,15 @@ function spawnAndWait(args: string[], env: Record<string, string>, pattern: RegE
 }
 
 /** A graphql-ws client on a socket of its own, connected at once, telling when it is. */
+/** Waits until `done` says so, or fails after a minute: a socket the server closed never connects. */
+async function waitUntil(done: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`Gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function subscriberClient(url: string, apiKey: string, connected: () => void): WsGraphQLClient {
   return createClient({
     url: `${url.replace(/^http/, 'ws')}/graphql`,
@@ -134,6 +143,8 @@ function subscriberClient(url: string, apiKey: string, connected: () => void): W
     connectionParams: { authorization: `Bearer ${apiKey}` },
     lazy: false,
     retryAttempts: 0,
+    // A socket that fails is counted by the wait for connections, not printed a thousand times.
+    onNonLazyError: () => undefined,
     on: { connected },
   });
 }
@@ -174,7 +185,7 @@ async function serverRound(url: string, apiKey: string, model: Awaited<ReturnTyp
       );
     }
   });
-  while (subscribed < subscribers) await new Promise((resolve) => setTimeout(resolve, 20));
+  await waitUntil(() => subscribed === subscribers, `${subscribers} subscribers to connect`);
   // Subscriptions start once their sockets are acknowledged; give the last ones a moment to be in place.
   await new Promise((resolve) => setTimeout(resolve, 500));
   model.go();
@@ -256,7 +267,7 @@ runOnNewDatabase(async (databaseUrl) => {
       client.subscribe({ query: 'subscription ($s: ID!) { sessionEvents(sessionId: $s) { seq } }', variables: { s: createSession.id } }, { next: () => undefined, error: () => undefined, complete: () => undefined });
       idle.push(client);
     }
-    while (connected < 1_000) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitUntil(() => connected === 1_000, '1,000 idle subscribers to connect');
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const idleAfter = rssKb(server.child.pid!);
     await Promise.all(idle.map((client) => client.dispose()));
