@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import { AppConfig } from './config';
+import { AppConfig, requireCrossProcessDelivery } from './config';
 import { Services, createContext } from './api/context';
 import { appPayloadCodec, AppPubSub, createAppPubSub, pubSubNotifier } from './api/pubsub';
 import { buildAppSchema } from './api/schema';
@@ -37,7 +37,7 @@ import { Database, openDatabase } from './platform/db/database';
 import { bearerKey } from './platform/http/bearer';
 import { readinessReport } from './platform/http/readiness';
 import { RunningHttpServer, startHttpServer } from './platform/http/server';
-import { createLogger, useLogger } from './platform/observability/logger';
+import { createLogger, logger, useLogger } from './platform/observability/logger';
 import { metrics, watchPool } from './platform/observability/metrics';
 import { CountingEventTarget } from './platform/pubsub/counting-event-target';
 import { DEFAULT_RECONNECT_OPTIONS, PostgresEventTarget } from './platform/pubsub/postgres-event-target';
@@ -68,6 +68,10 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   let s3Storage: S3AttachmentStorage | null = null;
   try {
     const { dataSource } = database;
+    if (database.poolMode === 'transaction') {
+      if (!config.databasePoolMode) logger.info('DATABASE_URL goes through a transaction pooler: statements go unnamed, nothing outlives a transaction');
+      requireCrossProcessDelivery(config.redisUrl, config.databaseListenUrl);
+    }
     crossProcess = await connectCrossProcess(config, dataSource);
     const subscriptions = crossProcess ?? new CountingEventTarget();
     const pubSub = createAppPubSub(subscriptions);
@@ -134,8 +138,10 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
 async function connectCrossProcess(config: AppConfig, dataSource: DataSource): Promise<PostgresEventTarget | RedisEventTarget | null> {
   const codec = appPayloadCodec(dataSource.manager);
   if (config.redisUrl) return RedisEventTarget.connect(config.redisUrl, codec);
-  if (config.databaseUrl) {
-    return PostgresEventTarget.connect(config.databaseUrl, codec, { initialDelayMs: config.pubSubReconnectMs ?? DEFAULT_RECONNECT_OPTIONS.initialDelayMs });
+  // LISTEN needs a connection of its own, past any transaction pooler.
+  const listenUrl = config.databaseListenUrl ?? config.databaseUrl;
+  if (listenUrl) {
+    return PostgresEventTarget.connect(listenUrl, codec, { initialDelayMs: config.pubSubReconnectMs ?? DEFAULT_RECONNECT_OPTIONS.initialDelayMs });
   }
   return null;
 }
