@@ -136,6 +136,35 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return { dataSource, embedded: embedded !== null, poolMode, close: closeAll, queryCount: () => queryCounter.queries };
 }
 
+/**
+ * Connects to a streaming replica of the database: read-only, no migrations (they arrive from the
+ * primary). Statements are kept or unnamed as on the primary, or as found out when unset.
+ * @throws DatabaseStartError when the replica is unreachable.
+ */
+export async function openReplica(options: DatabaseOptions & { replicaUrl: string }): Promise<DataSource> {
+  const replica = new DataSource({
+    type: 'postgres',
+    url: options.replicaUrl,
+    entities: options.entities,
+    synchronize: false,
+    installExtensions: false,
+    uuidExtension: 'pgcrypto',
+    poolSize: Math.max(2, options.poolSize),
+    extra: { connectionTimeoutMillis: 10_000 },
+  });
+  try {
+    await replica.initialize();
+    keepPreparedStatements(replica, options.databasePoolMode ?? (await detectPoolMode(replica)));
+    return replica;
+  } catch (error) {
+    if (replica.isInitialized) await replica.destroy();
+    throw new DatabaseStartError(
+      `Cannot reach the replica at ${redactUrl(options.replicaUrl)}: ${describe(error)}. Check DATABASE_REPLICA_URL and that the standby is running.`,
+      { cause: error },
+    );
+  }
+}
+
 /** Counts queries instead of printing them; failures reach their callers as errors. */
 class QueryCountingLogger implements Logger {
   queries = 0;
