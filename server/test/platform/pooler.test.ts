@@ -1,4 +1,4 @@
-import { DEFAULT_AGENT_CONFIG } from '../../src/config';
+import { ConfigError, configFromEnv, DEFAULT_AGENT_CONFIG } from '../../src/config';
 import { openDatabase } from '../../src/platform/db/database';
 import { entities } from '../../src/modules/entities';
 import { collect, GraphQLTestClient } from '../helpers/graphql-client';
@@ -12,6 +12,29 @@ import { directUrl, isolatedServerDatabase } from '../setup/test-database';
  * `pool_mode = transaction`, as CI starts it), beside the same database reached directly.
  */
 const behindPooler = process.env.TEST_DATABASE_URL && process.env.DATABASE_POOLER_URL ? describe : describe.skip;
+
+describe('the scale-out settings', () => {
+  const base = { DATABASE_URL: 'postgres://db.example:6432/app' };
+  const refusal = (env: NodeJS.ProcessEnv) => {
+    try {
+      configFromEnv(env);
+      return null;
+    } catch (error) {
+      return error instanceof ConfigError ? error.message : String(error);
+    }
+  };
+
+  it('take a pool mode, a LISTEN connection and a replica, and check them against each other', () => {
+    const config = configFromEnv({ ...base, DATABASE_POOL_MODE: 'Transaction', REDIS_URL: 'redis://r:6379', DATABASE_REPLICA_URL: 'postgres://replica:5432/app' });
+    expect(config).toMatchObject({ databasePoolMode: 'transaction', databaseReplicaUrl: 'postgres://replica:5432/app' });
+    expect(configFromEnv({ ...base, DATABASE_POOL_MODE: 'transaction', DATABASE_LISTEN_URL: 'postgres://db.example:5432/app' }).databaseListenUrl).toBe('postgres://db.example:5432/app');
+    expect(configFromEnv(base).databasePoolMode).toBeUndefined();
+    expect(refusal({ ...base, DATABASE_POOL_MODE: 'statement' })).toBe('DATABASE_POOL_MODE must be session or transaction (got "statement").');
+    expect(refusal({ ...base, DATABASE_POOL_MODE: 'transaction' })).toContain('set REDIS_URL for cross-process delivery, or DATABASE_LISTEN_URL');
+    expect(refusal({ ...base, DATABASE_REPLICA_URL: 'postgres://replica:5432/app' })).toContain('DATABASE_REPLICA_URL needs REDIS_URL');
+    expect(refusal({ DATABASE_REPLICA_URL: 'postgres://replica:5432/app' })).toContain('DATABASE_REPLICA_URL is set without DATABASE_URL');
+  });
+});
 
 behindPooler('a server behind a transaction pooler', () => {
   const poolerUrl = () => process.env.TEST_DATABASE_URL!;
