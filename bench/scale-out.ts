@@ -71,7 +71,7 @@ async function startProcess(env: Record<string, string>): Promise<{ child: Child
   const url = `http://127.0.0.1:${await freePort()}`;
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/index.ts'], {
     cwd: SERVER_DIR,
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: new URL(url).port, LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: new URL(url).port, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let output = '';
