@@ -129,6 +129,7 @@ deployed('three server processes behind PgBouncer, with Redis and a replica, one
     for (const deadline = Date.now() + 30_000; held.length === 0 && Date.now() < deadline; ) {
       const { rows } = await sql.query(`SELECT id FROM runs WHERE status = 'RUNNING' AND lease_owner LIKE $1`, [`%:${victim.pid}:%`]);
       held = rows.map((row) => row.id);
+      if (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     victim.kill('SIGKILL');
     await exitOf(victim);
