@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import type { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
-import { AppConfig } from './config';
+import { AppConfig, requireCrossProcessDelivery } from './config';
 import { Services, createContext } from './api/context';
 import { appPayloadCodec, AppPubSub, createAppPubSub, pubSubNotifier } from './api/pubsub';
 import { buildAppSchema } from './api/schema';
@@ -33,11 +33,13 @@ import { entities } from './modules/entities';
 import { PlanService } from './modules/plans/plans.service';
 import { ResourceService } from './modules/resources/resources.service';
 import { SearchService } from './modules/search/search.service';
-import { Database, openDatabase } from './platform/db/database';
+import { Database, openDatabase, openReplica } from './platform/db/database';
+import { HistoryReads, primaryReads, ReplicaReads } from './platform/db/history-reads';
+import { recordMutationWrites } from './api/read-your-writes';
 import { bearerKey } from './platform/http/bearer';
 import { readinessReport } from './platform/http/readiness';
 import { RunningHttpServer, startHttpServer } from './platform/http/server';
-import { createLogger, useLogger } from './platform/observability/logger';
+import { createLogger, logger, useLogger } from './platform/observability/logger';
 import { metrics, watchPool } from './platform/observability/metrics';
 import { CountingEventTarget } from './platform/pubsub/counting-event-target';
 import { DEFAULT_RECONNECT_OPTIONS, PostgresEventTarget } from './platform/pubsub/postgres-event-target';
@@ -66,17 +68,25 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   const database = await openDatabase({ ...config, entities });
   let crossProcess: PostgresEventTarget | RedisEventTarget | null = null;
   let s3Storage: S3AttachmentStorage | null = null;
+  let history: { reads: HistoryReads; close(): Promise<void> } | null = null;
   try {
     const { dataSource } = database;
+    history = await openHistoryReads(config, database);
+    const { reads } = history;
+    if (database.poolMode === 'transaction') {
+      if (!config.databasePoolMode) logger.info('DATABASE_URL goes through a transaction pooler: statements go unnamed, nothing outlives a transaction');
+      requireCrossProcessDelivery(config.redisUrl, config.databaseListenUrl);
+    }
     crossProcess = await connectCrossProcess(config, dataSource);
     const subscriptions = crossProcess ?? new CountingEventTarget();
     const pubSub = createAppPubSub(subscriptions);
     let worker: AgentWorker | null = null;
-    const notifier = measuredNotifier(pubSub, (runs) => worker?.runsChanged(runs));
+    const notifier = measuredNotifier(pubSub, (runs) => worker?.runsChanged(runs), config.databaseReplicaUrl ? reads : null);
     s3Storage = config.s3 ? new S3AttachmentStorage(config.s3) : null;
-    const services = buildServices(config, dataSource, notifier, s3Storage);
+    const services = buildServices(config, dataSource, notifier, s3Storage, reads);
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
-    const schema = await buildAppSchema(pubSub);
+    const built = await buildAppSchema(pubSub);
+    const schema = config.databaseReplicaUrl ? recordMutationWrites(built, (accountId) => reads.wrote(accountId)) : built;
     const provider = timed(modelProvider(config));
     if (provider) {
       const { agent } = config;
@@ -98,10 +108,10 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       authenticate,
       createContext: (viewer) => createContext(viewer, services, pubSub),
       mountRoutes(app) {
-        app.all('/mcp', mcpRoute({ services, schema, authenticate, corsOrigins: config.corsOrigins ?? [], listenHost: config.host }));
+        app.all('/mcp', mcpRoute({ services, schema, authenticate, corsOrigins: config.corsOrigins ?? [], listenHost: config.host, wrote: (accountId) => reads.wrote(accountId) }));
         app.use(attachmentsRouter({ attachments: services.attachments, authenticate }));
       },
-      readiness: () => readinessReport(dataSource, delivery),
+      readiness: () => readinessReport(dataSource, delivery, () => reads.replicaState()),
     });
     worker?.start();
     services.proposals.startExpirySweeps();
@@ -119,12 +129,14 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
         await crossProcess?.close();
         s3Storage?.close();
         unwatchPool();
+        await history?.close();
         await database.close();
       },
     };
   } catch (error) {
     await crossProcess?.close();
     s3Storage?.close();
+    await history?.close();
     await database.close();
     throw error;
   }
@@ -134,17 +146,51 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
 async function connectCrossProcess(config: AppConfig, dataSource: DataSource): Promise<PostgresEventTarget | RedisEventTarget | null> {
   const codec = appPayloadCodec(dataSource.manager);
   if (config.redisUrl) return RedisEventTarget.connect(config.redisUrl, codec);
-  if (config.databaseUrl) {
-    return PostgresEventTarget.connect(config.databaseUrl, codec, { initialDelayMs: config.pubSubReconnectMs ?? DEFAULT_RECONNECT_OPTIONS.initialDelayMs });
+  // LISTEN needs a connection of its own, past any transaction pooler.
+  const listenUrl = config.databaseListenUrl ?? config.databaseUrl;
+  if (listenUrl) {
+    return PostgresEventTarget.connect(listenUrl, codec, { initialDelayMs: config.pubSubReconnectMs ?? DEFAULT_RECONNECT_OPTIONS.initialDelayMs });
   }
   return null;
 }
 
-/** The notifier services announce to: every change published, runs counted, and runs queued here handed to this process's worker at once (other processes poll). */
-function measuredNotifier(pubSub: AppPubSub, runsQueuedHere: (runs: Parameters<ContinuationNotifier['runsChanged']>[0]) => void): ContinuationNotifier {
+/** With DATABASE_REPLICA_URL, history reads go to the replica once it has the account's writes; else to the primary. */
+async function openHistoryReads(config: AppConfig, database: Database): Promise<{ reads: HistoryReads; close(): Promise<void> }> {
+  if (!config.databaseReplicaUrl || !config.redisUrl) return { reads: primaryReads(database.dataSource), close: async () => undefined };
+  const replica = await openReplica({ ...config, entities, replicaUrl: config.databaseReplicaUrl });
+  try {
+    const reads = await ReplicaReads.connect(database.dataSource, replica, config.redisUrl);
+    return { reads, close: () => reads.close().then(() => replica.destroy()) };
+  } catch (error) {
+    await replica.destroy();
+    throw error;
+  }
+}
+
+/**
+ * The notifier services announce to: every change published, runs counted, and runs queued here
+ * handed to this process's worker at once (other processes poll). With a replica, writes of
+ * events and continuations (the agent's too) are recorded for read-your-writes.
+ */
+function measuredNotifier(
+  pubSub: AppPubSub,
+  runsQueuedHere: (runs: Parameters<ContinuationNotifier['runsChanged']>[0]) => void,
+  history: HistoryReads | null,
+): ContinuationNotifier {
   const published = pubSubNotifier(pubSub);
+  const wrote = (accountId: string | undefined) => {
+    if (history && accountId) history.wrote(accountId).catch((error) => logger.warn({ err: error }, 'Recording a write position failed'));
+  };
   return {
     ...published,
+    eventsAppended(events) {
+      published.eventsAppended(events);
+      wrote(events[0]?.accountId);
+    },
+    sessionContinued(edge) {
+      published.sessionContinued(edge);
+      wrote(edge.accountId);
+    },
     runsChanged(runs) {
       for (const run of runs) metrics.runs.inc({ status: run.status });
       published.runsChanged(runs);
@@ -154,26 +200,32 @@ function measuredNotifier(pubSub: AppPubSub, runsQueuedHere: (runs: Parameters<C
 }
 
 /** Every module's services, wired: the one place that knows them all. */
-function buildServices(config: AppConfig, dataSource: DataSource, notifier: ContinuationNotifier, s3Storage: S3AttachmentStorage | null): Services {
+function buildServices(
+  config: AppConfig,
+  dataSource: DataSource,
+  notifier: ContinuationNotifier,
+  s3Storage: S3AttachmentStorage | null,
+  history: HistoryReads,
+): Services {
   const { agent } = config;
   const agentAnswers = agent.provider !== 'none';
   const databaseStorage = new DatabaseAttachmentStorage(dataSource);
   const attachments = new AttachmentService(dataSource, s3Storage ?? databaseStorage, databaseStorage, config.attachmentMaxBytes ?? DEFAULT_ATTACHMENT_MAX_BYTES);
   const continuations = new ContinuationService(dataSource, notifier, attachments, config.continuationPolicy);
   const approval = config.approval ?? DEFAULT_APPROVAL_SETTINGS;
-  const lineage = new LineageService(dataSource);
+  const lineage = new LineageService(dataSource, history);
   const writable = new WritableSessions(currentContinuation);
   return {
     accounts: new AccountService(dataSource),
     sessions: new SessionService(dataSource, approval.defaultApproval),
-    transcript: new TranscriptService(dataSource, notifier, continuations, writable, agentAnswers),
+    transcript: new TranscriptService(dataSource, notifier, continuations, writable, agentAnswers, history),
     continuations,
     lineage,
     recalls: lineage,
     plans: new PlanService(dataSource, writable),
     resources: new ResourceService(dataSource),
     runs: new RunService(dataSource, notifier, writable, agent),
-    search: new SearchService(dataSource),
+    search: new SearchService(dataSource, history),
     recommendations: new RecommendationService(dataSource),
     proposals: new ProposalService(dataSource, notifier, continuations, agentAnswers, approval),
     attachments,

@@ -8,6 +8,7 @@ import { ApprovalSettings, DEFAULT_APPROVAL_SETTINGS } from './modules/continuat
 import { LOG_LEVELS, LogLevel } from './platform/observability/logger';
 import { DEFAULT_ATTACHMENT_MAX_BYTES } from './modules/attachments/attachments';
 import type { S3StorageOptions } from './modules/attachments/storage/s3-storage';
+import { DATABASE_POOL_MODES, DatabasePoolMode } from './platform/db/pool-mode';
 
 /** Everything the server reads from its environment; the README's configuration table lists the same. */
 export interface AppConfig {
@@ -15,6 +16,16 @@ export interface AppConfig {
   port: number;
   /** A `postgres://` URL; absent: the embedded database in `dataDir`. */
   databaseUrl?: string;
+  /**
+   * How the connections of `databaseUrl` reach PostgreSQL: `session` (directly, or a pooler that
+   * keeps a client on one server connection), `transaction` (a pooler such as PgBouncer in
+   * `pool_mode = transaction`); absent: found out at start.
+   */
+  databasePoolMode?: DatabasePoolMode;
+  /** A direct `postgres://` URL for LISTEN/NOTIFY when `databaseUrl` goes through a transaction pooler. */
+  databaseListenUrl?: string;
+  /** A streaming replica that serves history reads (search, lineage, transcript pages); needs `redisUrl`. */
+  databaseReplicaUrl?: string;
   dataDir: string;
   bootstrapApiKey?: string;
   /** Error details and stack traces in responses; never outside development. */
@@ -177,11 +188,45 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/** DATABASE_POOL_MODE, DATABASE_LISTEN_URL and DATABASE_REPLICA_URL, checked against each other. */
+function scaleOut(env: NodeJS.ProcessEnv): Pick<AppConfig, 'databasePoolMode' | 'databaseListenUrl' | 'databaseReplicaUrl'> {
+  const rawMode = env.DATABASE_POOL_MODE;
+  const databasePoolMode = rawMode ? DATABASE_POOL_MODES.find((mode) => mode === rawMode.toLowerCase()) : undefined;
+  if (rawMode && !databasePoolMode) throw new ConfigError(`DATABASE_POOL_MODE must be session or transaction (got "${rawMode}").`);
+  const databaseListenUrl = env.DATABASE_LISTEN_URL || undefined;
+  const databaseReplicaUrl = env.DATABASE_REPLICA_URL || undefined;
+  if (!env.DATABASE_URL) {
+    const set = [['DATABASE_POOL_MODE', rawMode], ['DATABASE_LISTEN_URL', databaseListenUrl], ['DATABASE_REPLICA_URL', databaseReplicaUrl]].find(([, value]) => value);
+    if (set) throw new ConfigError(`${set[0]} is set without DATABASE_URL: it concerns PostgreSQL, not the embedded database.`);
+  }
+  if (databasePoolMode === 'transaction') requireCrossProcessDelivery(env.REDIS_URL, databaseListenUrl);
+  if (databaseReplicaUrl && !env.REDIS_URL) {
+    throw new ConfigError(
+      'DATABASE_REPLICA_URL needs REDIS_URL: the server processes share there where each account last wrote, so that a client reads its own writes back on whichever process it reaches.',
+    );
+  }
+  return { databasePoolMode, databaseListenUrl, databaseReplicaUrl };
+}
+
+/**
+ * Through a transaction pooler, LISTEN would listen on a server connection that the pooler hands to
+ * others: subscriptions then need Redis, or a direct connection to listen on.
+ * @throws ConfigError when neither is given.
+ */
+export function requireCrossProcessDelivery(redisUrl: string | undefined, databaseListenUrl: string | undefined): void {
+  if (redisUrl || databaseListenUrl) return;
+  throw new ConfigError(
+    'DATABASE_URL goes through a transaction pooler (DATABASE_POOL_MODE=transaction, or found so at start), where LISTEN cannot work: ' +
+      'set REDIS_URL for cross-process delivery, or DATABASE_LISTEN_URL to a direct connection to PostgreSQL.',
+  );
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
   return {
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', 4000, 0, 65535),
     databaseUrl: env.DATABASE_URL || undefined,
+    ...scaleOut(env),
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     bootstrapApiKey: env.BOOTSTRAP_API_KEY || undefined,
     development: env.NODE_ENV === 'development',

@@ -17,6 +17,8 @@ export interface McpRouteOptions {
   corsOrigins: CorsOrigins;
   /** The address the server listens on. */
   listenHost: string;
+  /** Records that the caller's account wrote, before a writing tool's answer goes out (read-your-writes). */
+  wrote?(accountId: string): Promise<void>;
 }
 
 /** A refusal before MCP sees the request, in JSON-RPC's error shape with the code the SDK's transport uses for its own. */
@@ -40,12 +42,14 @@ class RpcError extends Error {
 }
 
 /** An MCP server for one caller. The low-level Server takes the tools' JSON Schemas as they are. */
-function mcpServer(viewer: Viewer, tools: McpTools): Server {
+function mcpServer(viewer: Viewer, tools: McpTools, wrote: McpRouteOptions['wrote']): Server {
   const server = new Server({ name: 'session-continuation', version: '0.1.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.definitions }));
+  const writing = new Set(tools.definitions.filter((tool) => !tool.annotations?.readOnlyHint).map((tool) => tool.name));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const result = await tools.call(viewer, request.params.name, request.params.arguments ?? {});
     if (!result) throw new RpcError(RpcErrorCode.InvalidParams, `There is no tool named ${request.params.name}.`);
+    if (wrote && writing.has(request.params.name)) await wrote(viewer.accountId);
     return result;
   });
   return server;
@@ -57,7 +61,7 @@ function mcpServer(viewer: Viewer, tools: McpTools): Server {
  * stream for them) is 405, as the transport's specification allows. A web page may call it only
  * from the server's own origin or one listed in CORS_ORIGINS: any other Origin is 403.
  */
-export function mcpRoute({ services, schema, authenticate, corsOrigins, listenHost }: McpRouteOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+export function mcpRoute({ services, schema, authenticate, corsOrigins, listenHost, wrote }: McpRouteOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const tools = new McpTools(services, schema);
   return async (req, res) => {
     const { origin, host } = req.headers;
@@ -67,7 +71,7 @@ export function mcpRoute({ services, schema, authenticate, corsOrigins, listenHo
     if (req.method !== 'POST') return sendRpcError(res, 405, 'Send MCP requests with POST.', { allow: 'POST' });
     const viewer = await authenticate(req.headers.authorization);
     if (!viewer) return sendRpcError(res, 401, 'Unauthenticated: send Authorization: Bearer <api key>.', { 'www-authenticate': 'Bearer' });
-    const server = mcpServer(viewer, tools);
+    const server = mcpServer(viewer, tools, wrote);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => void server.close());
     await server.connect(transport);

@@ -1,13 +1,20 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { testPoolMode } from '../setup/test-database';
 
 const serverDir = path.resolve(__dirname, '..', '..');
+
+/** Behind a transaction pooler (DATABASE_POOLER_URL), servers deliver across processes through Redis. */
+function poolerEnvironment(): Record<string, string> {
+  const mode = testPoolMode();
+  return mode ? { DATABASE_POOL_MODE: mode, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' } : {};
+}
 
 /** Runs the server entry point as `npm start` would, from source. */
 export function startServerProcess(env: Record<string, string>): ChildProcess & { output: () => string } {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/index.ts'], {
     cwd: serverDir,
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', ...env },
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', ...poolerEnvironment(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { RunningApp, startApp } from '../../src/app';
 import { AppConfig, DEFAULT_AGENT_CONFIG } from '../../src/config';
 import { DEFAULT_CONTINUATION_POLICY } from '../../src/modules/continuation/continuations.service';
-import { isolatedServerDatabase, testServerDatabase } from '../setup/test-database';
+import { isolatedServerDatabase, testPoolMode, testServerDatabase } from '../setup/test-database';
 import { GraphQLTestClient } from './graphql-client';
 
 export interface TestServer {
@@ -17,6 +17,17 @@ export interface TestServer {
   /** Stops the server and starts it again on the same database and port, as after a restart. */
   restart(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Behind a transaction pooler (DATABASE_POOLER_URL), servers deliver across processes through Redis. */
+function poolerSettings(): Partial<AppConfig> {
+  const databasePoolMode = testPoolMode();
+  return databasePoolMode ? { databasePoolMode, redisUrl: testRedisUrl() } : {};
+}
+
+/** The Redis the tests use: TEST_REDIS_URL, or the machine's own. */
+export function testRedisUrl(): string {
+  return process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 }
 
 /** The real server on a free port: on the run's PostgreSQL database, or on its own embedded copy. */
@@ -36,6 +47,7 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
     agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none' },
     // A line per request would bury a failing test's own output.
     logLevel: 'warn',
+    ...poolerSettings(),
     ...overrides,
   };
   let app = await startApp(config);

@@ -6,6 +6,7 @@ import { eventsOf, settledRuns } from '../helpers/runs';
 import { TestServer, startTestServer } from '../helpers/test-server';
 import { download, PNG_1X1, uploaded } from '../helpers/attachments';
 import { DEFAULT_AGENT_CONFIG } from '../../src/config';
+import { directUrl } from '../setup/test-database';
 
 /**
  * Every statement the server sends on its hot paths must run on index plans whatever the tables
@@ -255,7 +256,8 @@ onPostgres('query plans of the hot statements', () => {
 
   afterAll(() => server?.close());
 
-  const databaseUrl = () => (server.app.database.dataSource.options as { url: string }).url;
+  // Planned on a connection of its own: through a transaction pooler, PREPARE and EXECUTE could land on different backends.
+  const databaseUrl = () => directUrl((server.app.database.dataSource.options as { url: string }).url);
 
   it('the server sent the statements of every hot path', () => {
     const texts = [...statements.keys()].join('\n');
@@ -270,6 +272,11 @@ onPostgres('query plans of the hot statements', () => {
   // call is planned again on the data of that call: on tables this small a scan is its best plan.
   it('plans no sequential scan of a growing table for a kept statement on the database as it started, nearly empty', async () => {
     const kept = [...statements.values()].filter((statement) => statement.kept);
+    if (server.app.database.poolMode === 'transaction') {
+      // Behind a transaction pooler no statement is kept: each is planned for its own values.
+      expect(kept).toEqual([]);
+      return;
+    }
     expect(kept.length).toBeGreaterThan(5);
     expect(await sequentialScans(databaseUrl(), kept)).toEqual([]);
   }, 60_000);

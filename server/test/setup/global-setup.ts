@@ -9,5 +9,6 @@ export default async function globalSetup(): Promise<void> {
   const database = await createTestDatabase();
   globalThis.testDatabase = database;
   if (database.url) process.env.TEST_DATABASE_URL = database.url;
+  if (database.adminUrl) process.env.TEST_DATABASE_ADMIN_URL = database.adminUrl;
   if (database.templateDir) process.env.TEST_TEMPLATE_DIR = database.templateDir;
 }

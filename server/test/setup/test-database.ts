@@ -7,16 +7,43 @@ import { entities } from '../../src/modules/entities';
 
 /** How the run's test servers reach their database; set in the environment by the global setup. */
 export interface TestDatabase {
-  /** A migrated PostgreSQL database of this run (when DATABASE_URL is set). */
+  /** A migrated PostgreSQL database of this run (when DATABASE_URL is set), through the pooler when there is one. */
   url?: string;
+  /** The same database reached directly, to create and drop databases beside it. */
+  adminUrl?: string;
   /** A migrated embedded data folder that each test server copies (when it is not). */
   templateDir?: string;
   drop(): Promise<void>;
 }
 
 async function migrate(databaseUrl: string | undefined, dataDir: string): Promise<void> {
-  const database = await openDatabase({ databaseUrl, dataDir, poolSize: 2, entities });
+  const database = await openDatabase({ databaseUrl, dataDir, poolSize: 2, entities, databasePoolMode: testPoolMode() });
   await database.close();
+}
+
+/**
+ * With DATABASE_POOLER_URL (the same PostgreSQL behind a transaction pooler, e.g. PgBouncer in
+ * `pool_mode = transaction`), test servers connect through the pooler in transaction mode and
+ * deliver across processes through Redis; databases are still created and dropped directly.
+ */
+export function testPoolMode(): 'transaction' | undefined {
+  return process.env.DATABASE_POOLER_URL ? 'transaction' : undefined;
+}
+
+/** `databaseUrl`'s database reached directly, past the pooler when there is one: for statements that need one backend throughout. */
+export function directUrl(databaseUrl: string): string {
+  const url = new URL(process.env.TEST_DATABASE_ADMIN_URL!);
+  url.pathname = new URL(databaseUrl).pathname;
+  return url.toString();
+}
+
+/** `databaseUrl`'s database, through the pooler when there is one. */
+function throughPooler(databaseUrl: string): string {
+  const pooler = process.env.DATABASE_POOLER_URL;
+  if (!pooler) return databaseUrl;
+  const url = new URL(pooler);
+  url.pathname = new URL(databaseUrl).pathname;
+  return url.toString();
 }
 
 /**
@@ -38,9 +65,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  await migrate(url.toString(), scratch);
+  await migrate(throughPooler(url.toString()), scratch);
   return {
-    url: url.toString(),
+    url: throughPooler(url.toString()),
+    adminUrl: url.toString(),
     async drop() {
       await rm(scratch, { recursive: true, force: true });
       const client = new Client({ connectionString: serverUrl });
@@ -77,8 +105,8 @@ export async function testServerDatabase(): Promise<ServerDatabase> {
  * empty database that the server migrates on start; embedded copies are separate anyway.
  */
 export async function isolatedServerDatabase(): Promise<ServerDatabase> {
-  const shared = process.env.TEST_DATABASE_URL;
-  if (!shared) return testServerDatabase();
+  if (!process.env.TEST_DATABASE_URL) return testServerDatabase();
+  const shared = process.env.TEST_DATABASE_ADMIN_URL!;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-test-data-'));
   const name = `sc_agent_${Date.now()}_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
   const url = new URL(shared);
@@ -88,7 +116,7 @@ export async function isolatedServerDatabase(): Promise<ServerDatabase> {
   await admin.end();
   url.pathname = `/${name}`;
   return {
-    databaseUrl: url.toString(),
+    databaseUrl: throughPooler(url.toString()),
     dataDir,
     async drop() {
       await rm(dataDir, { recursive: true, force: true });

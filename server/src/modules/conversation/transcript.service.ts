@@ -1,4 +1,4 @@
-import { Between, DataSource, In } from 'typeorm';
+import { Between, DataSource, EntityManager, In } from 'typeorm';
 import { ErrorCode, Outcome, fail, succeed, notFound } from '../../shared/errors';
 import { EventPageArgs, EventWindow, eventWindow } from './event-window';
 import { isId } from '../../shared/ids';
@@ -14,6 +14,7 @@ import type { WritableSessions } from './writable-sessions.service';
 import { chainEvents, lockForMessage } from './transcript.repository';
 import { CombinedStatement } from '../../platform/db/statement';
 import { inWriteTransaction } from '../../platform/db/write-transaction';
+import { HistoryReads, primaryReads } from '../../platform/db/history-reads';
 import { queuedRun } from './run.repository';
 import { RunKind } from './runs';
 import { ConversationNotifier } from './notifications';
@@ -62,6 +63,8 @@ export class TranscriptService {
     private readonly writable: WritableSessions,
     /** Whether an agent answers: each new user message then queues a turn run. */
     private readonly startsTurns: boolean,
+    /** Where transcript pages are read: a replica once it has the account's writes. */
+    private readonly history: HistoryReads = primaryReads(dataSource),
   ) {}
 
   /**
@@ -145,14 +148,21 @@ export class TranscriptService {
     const window = eventWindow(args, session.eventCount);
     if (!window.ok) return window;
     const { fromSeq, toSeq } = window.value;
-    const events =
-      toSeq < fromSeq
-        ? []
-        : await this.dataSource.manager.find(EventEntity, {
-            where: { sessionId: session.id, seq: Between(fromSeq, toSeq) },
-            order: { seq: 'ASC' },
-          });
+    const events = toSeq < fromSeq ? [] : await this.completeRange(session.accountId, session.id, fromSeq, toSeq);
     return succeed({ events, window: window.value });
+  }
+
+  /**
+   * Events `fromSeq` to `toSeq` of a session, from the replica when it has the account's writes. A
+   * replica behind another client's latest writes may hold fewer than the primary counted: then the
+   * primary answers, so that a page is never short.
+   */
+  private completeRange(accountId: string, sessionId: string, fromSeq: number, toSeq: number): Promise<EventEntity[]> {
+    const range = (manager: EntityManager) => manager.find(EventEntity, { where: { sessionId, seq: Between(fromSeq, toSeq) }, order: { seq: 'ASC' } });
+    return this.history.read(accountId, async (manager, onReplica) => {
+      const events = await range(manager);
+      return onReplica && events.length < toSeq - fromSeq + 1 ? range(this.dataSource.manager) : events;
+    });
   }
 
   /** The viewer's event, or null when it does not exist in the viewer's account. */
@@ -237,11 +247,7 @@ export class TranscriptService {
         { path: ['toEventId'], message: `The range holds ${to.seq - from.seq + 1} events.` },
       ]);
     }
-    const events = await this.dataSource.manager.find(EventEntity, {
-      where: { sessionId, seq: Between(from.seq, to.seq) },
-      order: { seq: 'ASC' },
-    });
-    return succeed(events);
+    return succeed(await this.completeRange(viewer.accountId, sessionId, from.seq, to.seq));
   }
 }
 

@@ -5,6 +5,7 @@ import { SearchArgs, SearchScope, validateSearch } from './search';
 import { SessionEntity } from '../conversation/session.entity';
 import { EventSearchPage, SearchArea, countHits, searchEvents } from './search.repository';
 import { Viewer } from '../../shared/viewer';
+import { HistoryReads, primaryReads } from '../../platform/db/history-reads';
 
 /** A page of hits; its `scoring` (the moment and the statistics its scores were measured with) goes into its cursors. */
 export interface SearchResult extends EventSearchPage {
@@ -13,7 +14,11 @@ export interface SearchResult extends EventSearchPage {
 }
 
 export class SearchService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    /** Where searches run: a replica once it has the account's writes. */
+    private readonly history: HistoryReads = primaryReads(dataSource),
+  ) {}
 
   /**
    * Ranked full-text search over the viewer's events. Fails with INVALID_INPUT for a bad query,
@@ -31,8 +36,8 @@ export class SearchService {
       if (scope === SearchScope.LINEAGE) area = { scope, originId: session.originId };
     }
     const scoredAt = after?.scoring.scoredAt ?? new Date();
-    const manager = this.dataSource.manager;
-    const page = await searchEvents(manager, { accountId: viewer.accountId, area, query: parsed, scoredAt, after, first, excludeFrom });
-    return succeed({ ...page, totalCount: () => countHits(manager, { accountId: viewer.accountId, area, query: parsed, excludeFrom }) });
+    const { accountId } = viewer;
+    const page = await this.history.read(accountId, (manager) => searchEvents(manager, { accountId, area, query: parsed, scoredAt, after, first, excludeFrom }));
+    return succeed({ ...page, totalCount: () => this.history.read(accountId, (manager) => countHits(manager, { accountId, area, query: parsed, excludeFrom })) });
   }
 }

@@ -3,6 +3,7 @@ import { DataSource, EntitySchema, Logger } from 'typeorm';
 import { migrations } from './migrations';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import { keepPreparedStatements } from './prepared';
+import { DatabasePoolMode, detectPoolMode } from './pool-mode';
 
 export interface DatabaseOptions {
   /** A `postgres://` URL; when absent, the embedded database in `dataDir` is used. */
@@ -12,6 +13,8 @@ export interface DatabaseOptions {
   poolSize: number;
   /** Every module's entities, which the composition root lists. */
   entities: (Function | EntitySchema)[];
+  /** How `databaseUrl` reaches PostgreSQL; found out at start when absent. */
+  databasePoolMode?: DatabasePoolMode;
 }
 
 export interface Database {
@@ -20,6 +23,8 @@ export interface Database {
   queryCount(): number;
   /** True when running on the embedded PGlite database. */
   embedded: boolean;
+  /** How the connections reach PostgreSQL (`session` on the embedded database). */
+  poolMode: DatabasePoolMode;
   close(): Promise<void>;
 }
 
@@ -103,8 +108,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await embedded?.stop();
   };
 
+  let poolMode: DatabasePoolMode = 'session';
   try {
     await dataSource.initialize();
+    if (!embedded) poolMode = options.databasePoolMode ?? (await detectPoolMode(dataSource));
   } catch (error) {
     await closeAll();
     throw new DatabaseStartError(
@@ -125,8 +132,37 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
   }
 
-  if (!embedded) keepPreparedStatements(dataSource);
-  return { dataSource, embedded: embedded !== null, close: closeAll, queryCount: () => queryCounter.queries };
+  if (!embedded) keepPreparedStatements(dataSource, poolMode);
+  return { dataSource, embedded: embedded !== null, poolMode, close: closeAll, queryCount: () => queryCounter.queries };
+}
+
+/**
+ * Connects to a streaming replica of the database: read-only, no migrations (they arrive from the
+ * primary). Statements are kept or unnamed as on the primary, or as found out when unset.
+ * @throws DatabaseStartError when the replica is unreachable.
+ */
+export async function openReplica(options: DatabaseOptions & { replicaUrl: string }): Promise<DataSource> {
+  const replica = new DataSource({
+    type: 'postgres',
+    url: options.replicaUrl,
+    entities: options.entities,
+    synchronize: false,
+    installExtensions: false,
+    uuidExtension: 'pgcrypto',
+    poolSize: Math.max(2, options.poolSize),
+    extra: { connectionTimeoutMillis: 10_000 },
+  });
+  try {
+    await replica.initialize();
+    keepPreparedStatements(replica, options.databasePoolMode ?? (await detectPoolMode(replica)));
+    return replica;
+  } catch (error) {
+    if (replica.isInitialized) await replica.destroy();
+    throw new DatabaseStartError(
+      `Cannot reach the replica at ${redactUrl(options.replicaUrl)}: ${describe(error)}. Check DATABASE_REPLICA_URL and that the standby is running.`,
+      { cause: error },
+    );
+  }
 }
 
 /** Counts queries instead of printing them; failures reach their callers as errors. */
@@ -148,15 +184,21 @@ class QueryCountingLogger implements Logger {
   log(): void {}
 }
 
-/** Several server processes may start at once against one database: they migrate in turn. */
+/**
+ * Several server processes may start at once against one database: they migrate in turn. The lock
+ * belongs to a transaction kept open meanwhile, not to the connection, so that it also holds
+ * through a transaction pooler (which would run an unlock on whichever backend is free).
+ */
 async function runMigrationsExclusively(dataSource: DataSource): Promise<void> {
   const lockHolder = dataSource.createQueryRunner();
   await lockHolder.connect();
   try {
-    await lockHolder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await lockHolder.startTransaction();
+    await lockHolder.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
     await dataSource.runMigrations({ transaction: 'each' });
   } finally {
-    await lockHolder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    // Ending the transaction releases the lock.
+    await lockHolder.rollbackTransaction().catch(() => undefined);
     await lockHolder.release();
   }
 }

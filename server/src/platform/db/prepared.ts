@@ -1,20 +1,31 @@
 import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import type { DatabasePoolMode } from './pool-mode';
 
-/** Data sources whose connections keep prepared statements: PostgreSQL servers. */
+/** Data sources whose connections keep prepared statements: PostgreSQL servers reached directly or pooled by session. */
 const preparing = new WeakSet<DataSource>();
+/** Data sources on PostgreSQL, in either pool mode: write transactions pipeline their statements there. */
+const pipelining = new WeakSet<DataSource>();
 
 /**
- * Lets `preparedQuery` keep statements on this data source's connections. Not for the embedded
- * database: its single backend outlives the pooled connection, so a reconnect would find the
+ * Lets `preparedQuery` keep statements on this data source's connections, unless they go through
+ * a transaction pooler: a statement prepared in one transaction would be on a backend the next one
+ * may not get, and its name taken on a backend another client gets. Not for the embedded database
+ * at all: its single backend outlives the pooled connection, so a reconnect would find the
  * statement names already taken.
  */
-export function keepPreparedStatements(dataSource: DataSource): void {
-  preparing.add(dataSource);
+export function keepPreparedStatements(dataSource: DataSource, poolMode: DatabasePoolMode): void {
+  pipelining.add(dataSource);
+  if (poolMode === 'session') preparing.add(dataSource);
 }
 
 export function keepsPreparedStatements(dataSource: DataSource): boolean {
   return preparing.has(dataSource);
+}
+
+/** Whether write transactions send BEGIN and COMMIT with their first and last statements: on PostgreSQL. */
+export function pipelinesWrites(dataSource: DataSource): boolean {
+  return pipelining.has(dataSource);
 }
 
 const hashes = new Map<string, string>();

@@ -2,7 +2,7 @@
 import { Connection, PoolClient, Query } from 'pg';
 import { prepareValue } from 'pg/lib/utils';
 import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
-import { keepsPreparedStatements, preparedQuery, statementHash } from './prepared';
+import { keepsPreparedStatements, pipelinesWrites, preparedQuery, statementHash } from './prepared';
 
 /**
  * A write transaction whose first statement opens it and whose last statement commits it. On
@@ -141,12 +141,22 @@ interface OpenableTransaction extends WriteTransaction {
   rollbackIfOpen(): Promise<void>;
 }
 
-/** On PostgreSQL: BEGIN and COMMIT share round trips with the first and last statements. */
+/**
+ * On PostgreSQL: BEGIN and COMMIT share round trips with the first and last statements. Behind a
+ * transaction pooler the statements go unnamed, parsed with each batch.
+ */
 class PipelinedWriteTransaction implements OpenableTransaction {
   /** Whether a BEGIN was sent and no COMMIT has succeeded since. */
   private open = false;
 
-  constructor(private readonly runner: QueryRunner) {}
+  constructor(
+    private readonly runner: QueryRunner,
+    private readonly keepsStatements: boolean,
+  ) {}
+
+  private name(text: string): string {
+    return this.keepsStatements ? pipelinedName(text) : '';
+  }
 
   get manager(): EntityManager {
     return this.runner.manager;
@@ -157,14 +167,14 @@ class PipelinedWriteTransaction implements OpenableTransaction {
     markActive(this.runner, true);
     const results = await runBatch(this.runner, [
       { text: 'BEGIN', values: [], name: '' },
-      ...statements.map(({ text, values }) => ({ text, values, name: pipelinedName(text) })),
+      ...statements.map(({ text, values }) => ({ text, values, name: this.name(text) })),
     ]);
     return results.slice(1).map((result) => result.rows);
   }
 
   async commit(text: string, values: unknown[]): Promise<void> {
     await runBatch(this.runner, [
-      { text, values, name: pipelinedName(text) },
+      { text, values, name: this.name(text) },
       { text: 'COMMIT', values: [], name: '' },
     ]);
     this.open = false;
@@ -212,8 +222,8 @@ class PlainWriteTransaction implements OpenableTransaction {
 export async function inWriteTransaction<T>(dataSource: DataSource, work: (transaction: WriteTransaction) => Promise<T>): Promise<T> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
-  const transaction: OpenableTransaction = keepsPreparedStatements(dataSource)
-    ? new PipelinedWriteTransaction(runner)
+  const transaction: OpenableTransaction = pipelinesWrites(dataSource)
+    ? new PipelinedWriteTransaction(runner, keepsPreparedStatements(dataSource))
     : new PlainWriteTransaction(runner);
   let broken: Error | undefined;
   try {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
+import type { ReplicaState } from '../db/history-reads';
 
 /** One dependency's state as `/readyz` shows it. */
 export interface DependencyState {
@@ -14,6 +15,8 @@ export interface ReadinessReport {
   database: DependencyState;
   /** Cross-process delivery of subscriptions: Redis, LISTEN/NOTIFY on PostgreSQL, or in-process on the embedded database. */
   delivery: DependencyState & { mode: 'postgres' | 'redis' | 'in-process' };
+  /** The streaming replica history reads go to (DATABASE_REPLICA_URL), and how far behind it is; absent without one. Reads fall back to the primary while it is down, so it does not decide `ready`. */
+  replica?: ReplicaState;
 }
 
 /** A database that takes longer than this to answer `SELECT 1` counts as down. */
@@ -43,13 +46,14 @@ async function databaseState(dataSource: DataSource): Promise<DependencyState> {
 export async function readinessReport(
   dataSource: DataSource,
   crossProcess: { connected: boolean; mode: 'postgres' | 'redis' } | null,
+  replica: () => Promise<ReplicaState | null> = async () => null,
 ): Promise<ReadinessReport> {
-  const database = await databaseState(dataSource);
+  const [database, replicaState] = await Promise.all([databaseState(dataSource), replica()]);
   const down = { postgres: 'The LISTEN connection to PostgreSQL is down; reconnecting.', redis: 'The connection to Redis is down; reconnecting.' };
   const delivery: ReadinessReport['delivery'] = !crossProcess
     ? { ok: true, mode: 'in-process' }
     : crossProcess.connected
       ? { ok: true, mode: crossProcess.mode }
       : { ok: false, mode: crossProcess.mode, error: down[crossProcess.mode] };
-  return { ready: database.ok && delivery.ok, database, delivery };
+  return { ready: database.ok && delivery.ok, database, delivery, ...(replicaState ? { replica: replicaState } : {}) };
 }

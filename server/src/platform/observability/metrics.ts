@@ -80,6 +80,12 @@ export const metrics = {
     help: 'Times the LISTEN connection to PostgreSQL was opened again after it dropped.',
     registers,
   }),
+  historyReads: new Counter({
+    name: 'database_history_reads_total',
+    help: 'Reads that a replica may serve (search, lineage, transcript pages), by where they ran: replica, primary_behind (the replica had not replayed the account\'s last write), primary_failed (the replica failed; read again on the primary).',
+    labelNames: ['on'] as const,
+    registers,
+  }),
   databasePool: new Gauge({
     name: 'database_pool_connections',
     help: 'Database connections by state: total, idle, and clients waiting for one.',

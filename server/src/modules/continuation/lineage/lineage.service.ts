@@ -10,10 +10,15 @@ import { SessionEntity } from '../../conversation/session.entity';
 import { currentContinuation, LineageTreeNode, lineagePath, lineageTree } from './lineage.repository';
 import { alignMany, alignOne } from '../../../shared/batch';
 import { Viewer } from '../../../shared/viewer';
+import { HistoryReads, primaryReads } from '../../../platform/db/history-reads';
 
 /** Reads of continuation lineage, all scoped to one account. Batch methods serve DataLoaders. */
 export class LineageService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    /** Where lineages are read: a replica once it has the account's writes. */
+    private readonly history: HistoryReads = primaryReads(dataSource),
+  ) {}
 
   private get manager() {
     return this.dataSource.manager;
@@ -107,17 +112,22 @@ export class LineageService {
 
   /** Origin first, `session` last: one recursive query whatever the depth. */
   lineage(viewer: Viewer, session: SessionEntity): Promise<SessionEntity[]> {
-    return lineagePath(this.manager, viewer.accountId, session.id);
+    return this.history.read(viewer.accountId, async (manager, onReplica) => {
+      const path = await lineagePath(manager, viewer.accountId, session.id);
+      // A replica that lacks the session (another client's new continuation) answers no path to it.
+      return onReplica && path.at(-1)?.id !== session.id ? lineagePath(this.manager, viewer.accountId, session.id) : path;
+    });
   }
 
   /** The end of the newest continuation chain from `session`; the session itself when it has no successor. */
   async currentContinuation(viewer: Viewer, session: SessionEntity): Promise<SessionEntity> {
+    // The newest head, always from the primary: a client follows it to where the conversation goes on.
     return (await currentContinuation(this.manager, viewer.accountId, session.id)) ?? session;
   }
 
   /** Every session continued from `session`'s origin, shallowest first. */
   lineageTree(viewer: Viewer, session: SessionEntity): Promise<LineageTreeNode[]> {
-    return lineageTree(this.manager, viewer.accountId, session.originId);
+    return this.history.read(viewer.accountId, (manager) => lineageTree(manager, viewer.accountId, session.originId));
   }
 
 
