@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { cpus, loadavg } from 'node:os';
 import { Pool } from 'pg';
 import type { RunningApp } from '../server/src/app';
+import type { RunEntity } from '../server/src/modules/conversation/run.entity';
 import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, preparePredecessors, readManifestTemplate } from './continue-session';
 import { withClient } from './database';
 import { log, runOnNewDatabase, startBenchServer } from './harness';
@@ -11,6 +12,8 @@ import { benchCompile, reportCompile } from './compile';
 import { alternatingMedians, buildChain, lineageInSql, lineageOverHttp } from './lineage';
 import { fixed, measure, ratioCell, spread, table, Throughput } from './stats';
 import { MESSAGE_TEXTS, postInSql, postOverHttp } from './post-message';
+import { loadTurnInSql, prepareTurns, serverTurnLoader } from './turn-context';
+import { DEFAULT_AGENT_CONFIG } from '../server/src/config';
 
 const ROUNDS = 3;
 const CONCURRENCIES = [1, 4, 16];
@@ -27,7 +30,7 @@ const LINEAGE_WARMUP = 3;
 const CONTINUE_TARGET = 0.5;
 const LINEAGE_TARGET = 2;
 
-const SECTIONS = ['continue', 'message', 'lineage', 'compile'] as const;
+const SECTIONS = ['continue', 'message', 'lineage', 'compile', 'turn'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** Sections named on the command line, else in BENCH (comma-separated); all of them when neither names any. */
@@ -57,6 +60,17 @@ const MESSAGE_OPERATIONS: Record<number, number> = { 1: 200, 4: 400, 16: 800 };
 /** Messages each side posts before timing: a message costs less than a continuation, so the JIT needs more. */
 const MESSAGE_WARMUP = 2_000;
 const MESSAGE_TARGET = 0.5;
+
+/** Turns whose context each side loads per round, at the built-in agent's default concurrency. */
+const TURN_LOADS = 400;
+const TURN_CLIENTS = DEFAULT_AGENT_CONFIG.concurrency;
+const TURN_WARMUP = 200;
+
+interface TurnRound {
+  round: number;
+  server: Throughput;
+  raw: Throughput;
+}
 
 interface LineageRound {
   round: number;
@@ -203,6 +217,50 @@ function reportThroughputRounds(operation: string, rounds: ContinueRound[], oper
   );
 }
 
+/**
+ * Queued turns of the built-in agent (a 41-event conversation each, in one account) whose context
+ * both sides load: the server's own loader, as its worker calls it, and the same reads by hand.
+ * Loading writes nothing, so both sides load the same turns.
+ */
+async function prepareTurnLoads(app: RunningApp, setup: Pool, databaseUrl: string, account: BenchAccount) {
+  log(`Preparing ${TURN_LOADS} queued turns...`);
+  const queued = await prepareTurns(setup, account.id, TURN_LOADS);
+  await setup.query('ANALYZE');
+  const loader = serverTurnLoader(app.database.dataSource);
+  log("Warming up a turn's context loading...");
+  const queriesBefore = app.database.queryCount();
+  await measure(TURN_CLIENTS, TURN_WARMUP, (index) => loader.turnStart(queued[index % queued.length] as RunEntity));
+  const serverQueries = (app.database.queryCount() - queriesBefore) / TURN_WARMUP;
+  await rawThroughput(databaseUrl, TURN_CLIENTS, (pool, index) => loadTurnInSql(pool, queued[index % queued.length], DEFAULT_AGENT_CONFIG.windowTokens), TURN_WARMUP);
+  return { queued, loader, serverQueries };
+}
+
+function reportTurns(rounds: TurnRound[], serverQueries: number) {
+  const ratio = (row: TurnRound) => row.server.opsPerSecond / row.raw.opsPerSecond;
+  console.log(
+    `\na turn's context with the built-in agent, ${TURN_CLIENTS} at a time (AGENT_CONCURRENCY's default): the server's loader vs the same reads by hand through pg` +
+      `\n(session and message, the transcript's tail in the window, plan and pending runs; 3 round trips); server: ${fixed(serverQueries)} database queries per turn\n`,
+  );
+  console.log(
+    table(
+      ['round', 'loads', 'server ops/s', 'p50 ms', 'p99 ms', 'raw ops/s', 'p50 ms', 'p99 ms', 'ratio'],
+      rounds.map((row) => [
+        String(row.round),
+        String(TURN_LOADS),
+        fixed(row.server.opsPerSecond),
+        fixed(row.server.p50Ms),
+        fixed(row.server.p99Ms),
+        fixed(row.raw.opsPerSecond),
+        fixed(row.raw.p50Ms),
+        fixed(row.raw.p99Ms),
+        fixed(ratio(row), 2),
+      ]),
+    ),
+  );
+  const ratios = spread(rounds.map(ratio));
+  console.log(`\nratio min / median / max: ${ratioCell(ratios)} (no target: reported against its raw limit)`);
+}
+
 /** The deepest session of a new lineage, and the server's query count for one lineage request. */
 async function prepareLineage(app: RunningApp, client: GraphQLClient, setup: Pool, accountId: string) {
   log(`Building a lineage ${LINEAGE_DEPTH} continuations deep...`);
@@ -256,6 +314,8 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
           await Promise.all(Array.from({ length: MAX_CLIENTS }, (_, index) => newAccount(`bench messages raw ${index + 1}`))),
         )
       : null;
+    const turns = sections.has('turn') ? await prepareTurnLoads(app, setup, databaseUrl, await newAccount('bench turns')) : null;
+    const turnRounds: TurnRound[] = [];
     const messageRounds: MessageRound[] = [];
     const continueRounds: ContinueRound[] = [];
     const lineageRounds: LineageRound[] = [];
@@ -292,6 +352,12 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
           messageRounds.push({ round, clients, server, raw });
         }
       }
+      if (turns) {
+        log(`Round ${round}: a turn's context, ${TURN_LOADS} loads each side at ${TURN_CLIENTS} clients...`);
+        const server = await measure(TURN_CLIENTS, TURN_LOADS, (index) => turns.loader.turnStart(turns.queued[index] as RunEntity));
+        const raw = await rawThroughput(databaseUrl, TURN_CLIENTS, (pool, index) => loadTurnInSql(pool, turns.queued[index], DEFAULT_AGENT_CONFIG.windowTokens), TURN_LOADS);
+        turnRounds.push({ round, server, raw });
+      }
       if (lineage) {
         log(`Round ${round}: lineage at depth ${LINEAGE_DEPTH}...`);
         const [serverMs, rawMs] = await withClient(databaseUrl, (sql) =>
@@ -312,6 +378,7 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
     console.log(`\nPostgreSQL ${rows[0].server_version}, ${cpus().length} CPUs, load average ${loadAverage} at start, server pool ${MAX_CLIENTS}`);
     if (continuation) reportContinue({ ...continuation, continueRounds });
     if (messages) reportMessages(messageRounds, messages);
+    if (turns) reportTurns(turnRounds, turns.serverQueries);
     if (lineage) reportLineage(lineageRounds, lineage.lineageQueries);
     if (compile) reportCompile(compile);
   } finally {

@@ -5,7 +5,7 @@ import { storableText } from '../shared/text';
 export interface OutputBatching {
   /** How long deltas gather before they are written and published together. */
   batchMs: number;
-  /** A batch this large (UTF-16 code units) goes out at once; larger deltas are split. */
+  /** A batch this large (UTF-16 code units) goes out without waiting for `batchMs`. */
   maxBatchChars: number;
 }
 
@@ -13,13 +13,18 @@ export const DEFAULT_OUTPUT_BATCHING: OutputBatching = { batchMs: 40, maxBatchCh
 
 /**
  * A run's answer as the model produces it. Deltas gather into batches; each batch is handed to
- * `write` (which stores it, then publishes it) in order, one at a time, with its offset in the answer.
+ * `write` (which stores it, then publishes it) in order, one at a time, with its offset in the
+ * answer. While a write is under way, what is produced meanwhile waits and then goes in one
+ * write, whatever its size: when the database is slow, subscribers get fewer, larger batches
+ * instead of a queue of round trips that each delays the next.
  */
 export class RunOutputStream {
   private produced = '';
   private sent = 0;
   private timer: NodeJS.Timeout | null = null;
-  private writing: Promise<void> = Promise.resolve();
+  /** The write under way, if any. */
+  private writing: Promise<void> | null = null;
+  private finishing = false;
 
   constructor(
     private readonly write: (offset: number, text: string) => Promise<void>,
@@ -40,24 +45,30 @@ export class RunOutputStream {
 
   /** Sends what is pending and waits until every batch is written; returns the whole answer. */
   async finish(): Promise<string> {
+    this.finishing = true;
     this.flush();
-    await this.writing;
+    while (this.writing) await this.writing;
     return this.text;
   }
 
   private flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    while (this.sent < this.produced.length) {
-      let end = Math.min(this.produced.length, this.sent + this.batching.maxBatchChars);
-      // A batch never ends between the two halves of a surrogate pair.
-      if (end < this.produced.length && isHighSurrogate(this.produced.charCodeAt(end - 1))) end -= 1;
-      const offset = this.sent;
-      // Mended as the recorded answer will be, so that the pieces still join to it.
-      const piece = storableText(this.produced.slice(offset, end));
-      this.sent = end;
-      this.writing = this.writing.then(() => this.write(offset, piece)).catch((error) => logger.error({ err: error }, "Passing on a run's output failed"));
-    }
+    if (this.writing || this.sent === this.produced.length) return;
+    let end = this.produced.length;
+    // A batch never ends between the two halves of a surrogate pair, but the answer may.
+    if (!this.finishing && isHighSurrogate(this.produced.charCodeAt(end - 1))) end -= 1;
+    if (end === this.sent) return;
+    const offset = this.sent;
+    // Mended as the recorded answer will be, so that the pieces still join to it.
+    const piece = storableText(this.produced.slice(offset, end));
+    this.sent = end;
+    this.writing = this.write(offset, piece)
+      .catch((error) => logger.error({ err: error }, "Passing on a run's output failed"))
+      .finally(() => {
+        this.writing = null;
+        this.flush();
+      });
   }
 }
 

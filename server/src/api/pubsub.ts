@@ -1,6 +1,6 @@
-import { createPubSub, PubSubEventTarget } from '@graphql-yoga/subscription';
 import type { EntityManager } from 'typeorm';
 import { CountingEventTarget } from '../platform/pubsub/counting-event-target';
+import { createTopicPubSub, TopicPubSub } from '../platform/pubsub/topic-pub-sub';
 import { crossProcessCodec, PayloadCodec } from '../platform/pubsub/payload-codec';
 import { conversationPublisher, conversationTopicCodecs, ConversationTopics } from '../modules/conversation/conversation.topics';
 import { continuationPublisher, continuationTopicCodecs, ContinuationTopics } from '../modules/continuation/continuation.topics';
@@ -9,11 +9,11 @@ import type { ContinuationNotifier } from '../modules/continuation/notifications
 /** Every module's topics. */
 export type Topics = ConversationTopics & ContinuationTopics;
 
-export type AppPubSub = ReturnType<typeof createPubSub<Topics>>;
+export type AppPubSub = TopicPubSub<Topics>;
 
 /** The pub/sub of one server; pass an event target that crosses processes to share it between them. */
 export function createAppPubSub(eventTarget: EventTarget = new CountingEventTarget()): AppPubSub {
-  return createPubSub<Topics>({ eventTarget: eventTarget as PubSubEventTarget<Topics> });
+  return createTopicPubSub<Topics>(eventTarget);
 }
 
 /** The services' notifier, publishing to every module's topics. */

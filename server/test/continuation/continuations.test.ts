@@ -235,6 +235,34 @@ describe('continueSession', () => {
     }
   });
 
+  it('executes the announcement once for every subscriber of one selection, each getting the same result', async () => {
+    const origin = await createSession(client);
+    await postMessage(client, origin, 'watched by three');
+    const sockets = [client.websocket(), client.websocket(), client.websocket()];
+    const metric = async () => {
+      const text = await (await fetch(`${server.url}/metrics`)).text();
+      const count = (delivery: string) => Number(new RegExp(`^graphql_subscription_results_total\\{delivery="${delivery}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+      return { executed: count('executed'), shared: count('shared') };
+    };
+    try {
+      const watchers = sockets.map((ws) =>
+        collect<any>(ws, 'subscription ($s: ID) { sessionContinued(sessionId: $s) { edge { id } successor { id title } } }', { s: origin }),
+      );
+      const deadline = Date.now() + 5_000;
+      while (server.app.subscriptions.listenerCount('SESSION_CONTINUED', origin) < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      const before = await metric();
+      const result = await continueSession(client, continuation(origin, { title: 'Shared' }));
+      await Promise.all(watchers.map((watcher) => watcher.until(1)));
+      const after = await metric();
+      for (const watcher of watchers) {
+        expect(watcher.values).toEqual([{ sessionContinued: { edge: { id: result.edge!.id }, successor: { id: result.successor!.id, title: 'Shared' } } }]);
+      }
+      expect({ executed: after.executed - before.executed, shared: after.shared - before.shared }).toEqual({ executed: 1, shared: 2 });
+    } finally {
+      await Promise.all(sockets.map((ws) => ws.dispose()));
+    }
+  });
+
   describe('returning to a continued session', () => {
     it('refuses a plain message with SESSION_CONTINUED naming the current continuation, and appends nothing', async () => {
       const origin = await createSession(client);

@@ -75,11 +75,20 @@ export class TurnContextLoader {
     };
     // A successor's own history starts after its opening; everything before is in its projection.
     const firstOwnSeq = manifest ? 3 : 1;
-    const own = await transcriptTail(manager, session.id, { fromSeq: firstOwnSeq, throughSeq }, throughTokens - this.settings.windowTokens);
-    // A fork's own events come first in the window; its inherited history fills what is left.
-    const inherited = forkPoint
-      ? await transcriptTail(manager, forkPoint.sessionId, { fromSeq: 1, throughSeq: forkPoint.seq }, forkPoint.tokenTotal - (this.settings.windowTokens - throughTokens))
-      : [];
+    // The range a handoff would cite: the session's first event through the one before the message.
+    const citable = trigger && trigger.seq > 1 ? [1, trigger.seq - 1] : [];
+    // Everything else the turn reads depends only on what is known by now: one round trip for all of it.
+    const [own, inherited, earlier, plan, pending, bounds] = await Promise.all([
+      transcriptTail(manager, session.id, { fromSeq: firstOwnSeq, throughSeq }, throughTokens - this.settings.windowTokens),
+      // A fork's own events come first in the window; its inherited history fills what is left.
+      forkPoint
+        ? transcriptTail(manager, forkPoint.sessionId, { fromSeq: 1, throughSeq: forkPoint.seq }, forkPoint.tokenTotal - (this.settings.windowTokens - throughTokens))
+        : [],
+      userMessageTextsBefore(manager, session.id, throughSeq, EARLIER_USER_MESSAGES),
+      latestPlan(manager, session.id),
+      manager.find(RunEntity, { where: { sessionId: session.id, kind: RunKind.DELEGATED, status: In(ACTIVE_RUN_STATUSES) } }),
+      citable.length ? manager.find(EventEntity, { where: { sessionId: session.id, seq: In(citable) }, order: { seq: 'ASC' } }) : [],
+    ]);
     const replayedCids = manifest ? (opening?.attachmentCids ?? []) : [];
     const attached = await this.modelAttachments(viewer, [
       ...replayedCids,
@@ -91,14 +100,6 @@ export class TurnContextLoader {
       ...(manifest ? projectedMessages(manifest.context, replayedCids, attached) : []),
       ...transcriptMessages([...inherited, ...own], attached),
     ];
-    // The range a handoff would cite: the session's first event through the one before the message.
-    const citable = trigger && trigger.seq > 1 ? [1, trigger.seq - 1] : [];
-    const [earlier, plan, pending, bounds] = await Promise.all([
-      userMessageTextsBefore(manager, session.id, throughSeq, EARLIER_USER_MESSAGES),
-      latestPlan(manager, session.id),
-      manager.find(RunEntity, { where: { sessionId: session.id, kind: RunKind.DELEGATED, status: In(ACTIVE_RUN_STATUSES) } }),
-      citable.length ? manager.find(EventEntity, { where: { sessionId: session.id, seq: In(citable) }, order: { seq: 'ASC' } }) : [],
-    ]);
     const facts: TurnFacts = {
       sessionId: session.id,
       sessionTitle: session.title,

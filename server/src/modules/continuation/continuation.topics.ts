@@ -1,4 +1,4 @@
-import type { PubSub } from '@graphql-yoga/subscription';
+import type { TopicPubSub } from '../../platform/pubsub/topic-pub-sub';
 import { EntityManager, MoreThanOrEqual } from 'typeorm';
 import type { TopicCodec } from '../../platform/pubsub/payload-codec';
 import { isId } from '../../shared/ids';
@@ -41,7 +41,7 @@ function publishedContinuation(edge: ContinuationEdgeEntity): PublishedContinuat
 }
 
 /** The continuation's own announcements, publishing to its topics. */
-export function continuationPublisher(pubSub: PubSub<ContinuationTopics>): Pick<ContinuationNotifier, 'sessionContinued' | 'proposalsChanged'> {
+export function continuationPublisher(pubSub: TopicPubSub<ContinuationTopics>): Pick<ContinuationNotifier, 'sessionContinued' | 'proposalsChanged'> {
   return {
     sessionContinued(edge) {
       const continuation = publishedContinuation(edge);

@@ -1,4 +1,4 @@
-import type { PubSub } from '@graphql-yoga/subscription';
+import type { TopicPubSub } from '../../platform/pubsub/topic-pub-sub';
 import { EntityManager, MoreThanOrEqual } from 'typeorm';
 import type { TopicCodec } from '../../platform/pubsub/payload-codec';
 import { isId } from '../../shared/ids';
@@ -14,8 +14,16 @@ export type PublishedEvent = Omit<EventEntity, 'createdAt'> & { createdAt: Date 
 /** A run as published; its dates may arrive as ISO strings after crossing a process. */
 export type PublishedRun = Omit<RunEntity, 'createdAt' | 'updatedAt'> & { createdAt: Date | string; updatedAt: Date | string };
 
-/** A batch of a run's answer, or the news that the run ended (its output is then whole). */
-export type PublishedRunOutput = RunOutputChunk | { runId: string; ended: true };
+/**
+ * A batch of a run's answer, or the news that the run ended (its output is then whole), with the
+ * whole answer's length when the publisher knew it: a stream that delivered that much is done.
+ */
+export type PublishedRunOutput = RunOutputChunk | { runId: string; ended: true; length?: number };
+
+/** The news that a run ended, with its answer's length when the record holds its output. */
+function runEnded(run: Pick<RunEntity, 'id' | 'output'>): PublishedRunOutput {
+  return typeof run.output === 'string' || run.output === null ? { runId: run.id, ended: true, length: run.output?.length ?? 0 } : { runId: run.id, ended: true };
+}
 
 /**
  * The conversation's topics. Payloads are plain JSON-safe records so that an event target that
@@ -34,18 +42,33 @@ export function outputEnded(run: Pick<RunEntity, 'status' | 'leaseOwner'>): bool
   return (run.status === RunStatus.SUCCEEDED || run.status === RunStatus.FAILED || run.status === RunStatus.CANCELLED) && run.leaseOwner === null;
 }
 
+const revived = new WeakMap<object, EventEntity | RunEntity>();
+
+/**
+ * A record back from the pub/sub, revived once: every subscriber of a publish gets the same
+ * object, so that its results can be shared between them.
+ */
+function reviveOnce<T extends EventEntity | RunEntity>(published: object, revive: () => T): T {
+  let record = revived.get(published) as T | undefined;
+  if (!record) {
+    record = revive();
+    revived.set(published, record);
+  }
+  return record;
+}
+
 /** An event record back from the pub/sub, with its dates as Date objects again. */
 export function revivePublishedEvent(event: PublishedEvent): EventEntity {
-  return { ...event, createdAt: new Date(event.createdAt) } as EventEntity;
+  return reviveOnce(event, () => ({ ...event, createdAt: new Date(event.createdAt) }) as EventEntity);
 }
 
 /** A run record back from the pub/sub, with its dates as Date objects again. */
 export function revivePublishedRun(run: PublishedRun): RunEntity {
-  return { ...run, createdAt: new Date(run.createdAt), updatedAt: new Date(run.updatedAt) } as RunEntity;
+  return reviveOnce(run, () => ({ ...run, createdAt: new Date(run.createdAt), updatedAt: new Date(run.updatedAt) }) as RunEntity);
 }
 
 /** The conversation's notifier, publishing to its topics. */
-export function conversationPublisher(pubSub: PubSub<ConversationTopics>): ConversationNotifier {
+export function conversationPublisher(pubSub: TopicPubSub<ConversationTopics>): ConversationNotifier {
   return {
     eventsAppended(events) {
       for (const event of events) pubSub.publish('SESSION_EVENT', event.sessionId, event);
@@ -53,7 +76,7 @@ export function conversationPublisher(pubSub: PubSub<ConversationTopics>): Conve
     runsChanged(runs) {
       for (const run of runs) {
         pubSub.publish('RUN_UPDATED', run.sessionId, run);
-        if (outputEnded(run)) pubSub.publish('RUN_OUTPUT', run.id, { runId: run.id, ended: true });
+        if (outputEnded(run)) pubSub.publish('RUN_OUTPUT', run.id, runEnded(run));
       }
     },
     runOutputAppended(chunk) {
@@ -108,7 +131,7 @@ export function conversationTopicCodecs(manager: EntityManager): Record<keyof Co
         const run = await manager.findOneBy(RunEntity, { id: runId });
         if (!run) return [];
         const chunk: RunOutputChunk = { runId: run.id, offset: 0, text: run.output ?? '' };
-        return outputEnded(run) ? [chunk, { runId: run.id, ended: true }] : [chunk];
+        return outputEnded(run) ? [chunk, runEnded(run)] : [chunk];
       },
       identity(detail) {
         const output = detail as PublishedRunOutput;

@@ -2,64 +2,80 @@ import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { preparedQuery } from './prepared';
 import { WriteTransaction } from './write-transaction';
 
+/** Statement texts by shape: the same few shapes recur, and a text is a few kilobytes to build. */
+const texts = new Map<string, string>();
+const TEXTS_KEPT = 1_000;
+
 /**
  * Builds one SQL statement from several data-modifying parts. PostgreSQL runs them together and
  * checks foreign keys at the end, so rows that reference each other can go in one round trip.
- * Its shape follows the row counts, which vary little, so it is kept prepared.
+ * Its shape follows the row counts, which vary little, so it is kept prepared, and its text is
+ * built once per shape.
  */
 export class CombinedStatement {
   private readonly parameters: unknown[] = [];
-  private readonly parts: string[] = [];
+  /** What the text is made of: each part as a table and row count, or a hand-written part's SQL. */
+  private readonly shape: string[] = [];
+  private readonly builders: (() => string)[] = [];
 
   constructor(private readonly manager: EntityManager) {}
-
-  private parameter(value: unknown): string {
-    this.parameters.push(value);
-    return `$${this.parameters.length}`;
-  }
 
   /** INSERT of entity rows, every mapped column written. */
   insert<T extends ObjectLiteral>(target: EntityTarget<T>, rows: T[]): this {
     if (rows.length === 0) return this;
     const metadata = this.manager.connection.getMetadata(target);
-    const columns = metadata.columns;
-    const values = rows.map(
-      (row) =>
-        `(${columns
-          .map((column) => {
-            const value = (row as Record<string, unknown>)[column.propertyName] ?? null;
-            return column.type === 'jsonb'
-              ? `${this.parameter(value === null ? null : JSON.stringify(value))}::jsonb`
-              : this.parameter(value);
-          })
-          .join(', ')})`,
-    );
-    this.parts.push(
-      `INSERT INTO ${metadata.tableName} (${columns.map((column) => column.databaseName).join(', ')}) VALUES ${values.join(', ')}`,
-    );
+    const { columns } = metadata;
+    const first = this.parameters.length + 1;
+    for (const row of rows) {
+      for (const column of columns) {
+        const value = (row as Record<string, unknown>)[column.propertyName] ?? null;
+        this.parameters.push(column.type === 'jsonb' && value !== null ? JSON.stringify(value) : value);
+      }
+    }
+    this.shape.push(`${metadata.tableName}:${first}:${rows.length}`);
+    this.builders.push(() => {
+      const values = rows.map(
+        (_, row) =>
+          `(${columns
+            .map((column, index) => `$${first + row * columns.length + index}${column.type === 'jsonb' ? '::jsonb' : ''}`)
+            .join(', ')})`,
+      );
+      return `INSERT INTO ${metadata.tableName} (${columns.map((column) => column.databaseName).join(', ')}) VALUES ${values.join(', ')}`;
+    });
     return this;
   }
 
   /** A hand-written part; `$n` placeholders refer to `values` in order. */
   raw(sql: string, values: unknown[]): this {
-    this.parts.push(sql.replace(/\$(\d+)/g, (_, index: string) => this.parameter(values[Number(index) - 1])));
+    const first = this.parameters.length + 1;
+    this.parameters.push(...values);
+    this.shape.push(`${first}:${sql}`);
+    this.builders.push(() => sql.replace(/\$(\d+)/g, (_, index: string) => `$${first + Number(index) - 1}`));
     return this;
   }
 
   private text(): string {
-    const [last, ...before] = [...this.parts].reverse();
-    const ctes = before.reverse().map((part, index) => `write_${index} AS (${part})`);
-    return ctes.length ? `WITH ${ctes.join(', ')} ${last}` : last;
+    const shape = this.shape.join('\u0000');
+    let text = texts.get(shape);
+    if (text === undefined) {
+      const parts = this.builders.map((build) => build());
+      const last = parts.pop()!;
+      const ctes = parts.map((part, index) => `write_${index} AS (${part})`);
+      text = ctes.length ? `WITH ${ctes.join(', ')} ${last}` : last;
+      if (texts.size >= TEXTS_KEPT) texts.clear();
+      texts.set(shape, text);
+    }
+    return text;
   }
 
   async execute(): Promise<void> {
-    if (this.parts.length === 0) return;
+    if (this.shape.length === 0) return;
     await preparedQuery(this.manager, this.text(), this.parameters);
   }
 
   /** Runs the statement as the last of `transaction`, and commits. */
   async commitIn(transaction: WriteTransaction): Promise<void> {
-    if (this.parts.length === 0) throw new Error('Nothing to write');
+    if (this.shape.length === 0) throw new Error('Nothing to write');
     await transaction.commit(this.text(), this.parameters);
   }
 }

@@ -6,7 +6,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { formatGraphQLError } from '../../shared/graphql/errors';
 import { logger } from '../observability/logger';
-import { limitRules, operationLimitError, parseOptions } from './graphql-limits';
+import { limitRules, operationCostError, parseOptions, tooManyVariableErrors } from './graphql-limits';
 import { graphiqlLandingPage } from './graphiql';
 import { operationMetrics } from './metrics-route';
 import { unexpectedErrorLog } from './request-log';
@@ -38,23 +38,31 @@ export async function startApollo(options: {
     formatError: (formatted, error) => formatGraphQLError(formatted, error, development),
     logger,
     plugins: [
+      // First: its answer replaces errors that the unexpected-error log would otherwise see.
+      {
+        async requestDidStart() {
+          return {
+            async didResolveOperation({ request, document, operation }) {
+              // Apollo Server has resolved the operation by now; its type cannot say so.
+              const error = operation && operationCostError(schema, document, operation, request.variables);
+              if (error) throw error;
+            },
+            async willSendResponse({ response, errors }) {
+              // Variables are coerced once, by execution: past graphql-js's error limit, one request error answers.
+              const refusal = errors && response.body.kind === 'single' ? tooManyVariableErrors(errors) : null;
+              if (!refusal || response.body.kind !== 'single') return;
+              response.body.singleResult = { errors: [{ message: refusal.message, extensions: { code: refusal.extensions.code } }] };
+              response.http.status = 400;
+            },
+          };
+        },
+      },
       unexpectedErrorLog(logger),
       operationMetrics(),
       graphiqlLandingPage(),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       // No cache hints are served; the default cache-control plugin would hook every resolved field.
       ApolloServerPluginCacheControlDisabled(),
-      {
-        async requestDidStart() {
-          return {
-            async didResolveOperation({ request, document, operation }) {
-              // Apollo Server has resolved the operation by now; its type cannot say so.
-              const error = operation && operationLimitError(schema, document, operation, request.variables);
-              if (error) throw error;
-            },
-          };
-        },
-      },
       {
         async serverWillStart() {
           return { drainServer: options.onDrain };

@@ -16,6 +16,7 @@ import {
   SelectionSetNode,
   ValidationContext,
   ValidationRule,
+  ValueNode,
   getDirectiveValues,
   getNamedType,
   getVariableValues,
@@ -66,6 +67,9 @@ function requestError(message: string, extensions: Record<string, unknown>, node
   return new GraphQLError(message, { nodes, extensions: { ...extensions, http: { status: 400 } } });
 }
 
+/** An estimate without variables that met one. */
+class NeedsVariables extends Error {}
+
 /** Refuses a page size out of range, as the services would, but before anything executes. */
 class PageSizeRefused extends Error {
   constructor(readonly error: GraphQLError) {
@@ -82,7 +86,7 @@ function estimateCost(
   schema: GraphQLSchema,
   document: DocumentNode,
   operation: OperationDefinitionNode,
-  variables: Record<string, unknown>,
+  variables: Record<string, unknown> | null,
 ): number {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
@@ -90,9 +94,17 @@ function estimateCost(
   }
   const fragmentCosts = new Map<string, number>();
 
-  const included = (node: SelectionNode) =>
-    !getDirectiveValues(GraphQLSkipDirective, node, variables)?.if &&
-    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+  // Without variables, an estimate that would read one stops: it depends on the request.
+  const readsVariable = (value: ValueNode) => {
+    if (variables === null && value.kind === Kind.VARIABLE) throw new NeedsVariables();
+  };
+  const included = (node: SelectionNode) => {
+    node.directives?.forEach((directive) => directive.arguments?.forEach((argument) => readsVariable(argument.value)));
+    return (
+      !getDirectiveValues(GraphQLSkipDirective, node, variables ?? undefined)?.if &&
+      getDirectiveValues(GraphQLIncludeDirective, node, variables ?? undefined)?.if !== false
+    );
+  };
 
   const fragmentCost = (name: string): number => {
     const known = fragmentCosts.get(name);
@@ -127,6 +139,7 @@ function estimateCost(
       const argument = node.arguments?.find((candidate) => candidate.name.value === name);
       const definition = field.args.find((candidate) => candidate.name === name);
       if (!argument || !definition) continue;
+      readsVariable(argument.value);
       const value = valueFromAST(argument.value, definition.type, variables);
       const [detail] = validatePageSize(name, typeof value === 'number' ? value : null);
       if (detail) throw new PageSizeRefused(requestError(detail.message, { code: 'INVALID_INPUT', details: [detail] }, node));
@@ -165,9 +178,17 @@ export function operationLimitError(
       code: 'BAD_USER_INPUT',
     });
   }
+  return costError(schema, document, operation, coerced.coerced);
+}
+
+/** Outcomes of operations whose estimate reads no variable: the same for every request of the document. */
+const requestIndependentCosts = new WeakMap<OperationDefinitionNode, GraphQLError | null>();
+
+/** The cost or page-size refusal of an operation, or null; `variables` are coerced, or null to estimate without them. */
+function costError(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | null): GraphQLError | null {
   let complexity: number;
   try {
-    complexity = estimateCost(schema, document, operation, coerced.coerced);
+    complexity = estimateCost(schema, document, operation, variables);
   } catch (error) {
     if (error instanceof PageSizeRefused) return error.error;
     throw error;
@@ -177,4 +198,40 @@ export function operationLimitError(
     `Query is too complex (estimated ${complexity}; at most ${MAX_QUERY_COMPLEXITY}): ask for smaller pages or fewer nested lists.`,
     { code: 'QUERY_TOO_COMPLEX' },
   );
+}
+
+/**
+ * {@link operationLimitError} for a server whose execution reports its own variable errors (see
+ * {@link tooManyVariableErrors}): variables are coerced here only when the estimate reads one,
+ * and an operation whose estimate reads none is estimated once per document.
+ */
+export function operationCostError(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> | undefined,
+): GraphQLError | null {
+  const known = requestIndependentCosts.get(operation);
+  if (known !== undefined) return known;
+  try {
+    const error = costError(schema, document, operation, null);
+    requestIndependentCosts.set(operation, error);
+    return error;
+  } catch (error) {
+    if (!(error instanceof NeedsVariables)) throw error;
+  }
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: MAX_VARIABLE_ERRORS });
+  return coerced.errors ? null : costError(schema, document, operation, coerced.coerced);
+}
+
+/** What graphql-js's execution reports, last, when it stops coercing variables at its error limit. */
+const VARIABLE_ERROR_LIMIT_MESSAGE = 'Too many errors processing variables, error limit reached. Execution aborted.';
+
+/**
+ * The one request error (BAD_USER_INPUT) to answer instead of execution's variable errors when
+ * they hit graphql-js's limit, whose summary carries no code; null for any other errors.
+ */
+export function tooManyVariableErrors(errors: readonly GraphQLError[]): GraphQLError | null {
+  if (errors.length <= MAX_VARIABLE_ERRORS || errors[errors.length - 1].message !== VARIABLE_ERROR_LIMIT_MESSAGE) return null;
+  return requestError(`More than ${MAX_VARIABLE_ERRORS} variable values are invalid; the first: ${errors[0].message}`, { code: 'BAD_USER_INPUT' });
 }

@@ -9,6 +9,7 @@ import { formatGraphQLError, isUnexpectedError } from '../../shared/graphql/erro
 import { logger } from '../observability/logger';
 import { metrics } from '../observability/metrics';
 import { CorsOrigins, webSocketOriginAllowed } from './cors';
+import { shareResults, subscribeSharingResults } from './subscription-fan-out';
 import { prepareOperation } from './ws-operation';
 
 export interface GraphQLWebSocketOptions {
@@ -49,9 +50,11 @@ export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWe
   });
   // Operation ids of each connection that are streaming a subscription now.
   const streaming = new WeakMap<object, Set<string>>();
-  return useServer<Record<string, unknown>, { viewer: Viewer }>(
+  return useServer<Record<string, unknown>, { viewer: Viewer; scope: string }>(
     {
       schema,
+      // A published event reaches every subscriber as one object: executed and serialised once per selection.
+      subscribe: subscribeSharingResults,
       onSubscribe: (_ctx, _id, payload) => prepareOperation(schema, payload),
       onOperation: (ctx, id, _payload, _args, result) => {
         // A subscription the client stopped while it was starting never streams.
@@ -67,9 +70,22 @@ export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWe
         const viewer = await options.authenticate(ctx.connectionParams?.authorization);
         if (!viewer) return false;
         ctx.extra.viewer = viewer;
+        ctx.extra.scope = JSON.stringify(viewer);
         return true;
       },
-      context: (ctx) => options.createContext(ctx.extra.viewer as Viewer),
+      context: (ctx, id) => {
+        const context = options.createContext(ctx.extra.viewer as Viewer);
+        const { socket } = ctx.extra;
+        const head = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
+        shareResults(context, {
+          scope: ctx.extra.scope as string,
+          // graphql-ws's next message, written around the payload serialised once for every subscriber.
+          send: (payload) => {
+            if (socket.readyState === socket.OPEN) socket.send(`${head}${payload}}`);
+          },
+        });
+        return context;
+      },
       onError: (_ctx, _id, _payload, errors) => formatForSocket(errors),
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: formatForSocket(result.errors) } : result),
     },

@@ -13,6 +13,33 @@ import { limitRules, operationLimitError, parseOptions } from './graphql-limits'
 
 const validationRules = [...specifiedRules, ...limitRules];
 
+/** Each schema's documents that parsed and validated, by their text: as Apollo Server's document store does over HTTP. */
+const validDocumentsBySchema = new WeakMap<GraphQLSchema, Map<string, DocumentNode>>();
+const VALID_DOCUMENTS_KEPT = 1_000;
+
+/** The document of `query`, parsed and validated once, or the request errors it gets. */
+function validDocument(schema: GraphQLSchema, query: string): DocumentNode | GraphQLError[] {
+  let validDocuments = validDocumentsBySchema.get(schema);
+  if (!validDocuments) {
+    validDocuments = new Map();
+    validDocumentsBySchema.set(schema, validDocuments);
+  }
+  const known = validDocuments.get(query);
+  if (known) return known;
+  let document: DocumentNode;
+  try {
+    document = parse(query, parseOptions);
+  } catch (error) {
+    if (error instanceof GraphQLError) return [withCode(error, 'GRAPHQL_PARSE_FAILED')];
+    throw error;
+  }
+  const invalid = validate(schema, document, validationRules);
+  if (invalid.length > 0) return invalid.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED'));
+  if (validDocuments.size >= VALID_DOCUMENTS_KEPT) validDocuments.delete(validDocuments.keys().next().value!);
+  validDocuments.set(query, document);
+  return document;
+}
+
 /** The error with the code Apollo Server gives the same failure over HTTP (and no HTTP status, which means nothing here). */
 function withCode(error: GraphQLError, code: string): GraphQLError {
   const { http: _http, ...extensions } = error.extensions;
@@ -26,7 +53,8 @@ function withCode(error: GraphQLError, code: string): GraphQLError {
 
 /**
  * What Apollo Server does before executing, for an operation that arrives over graphql-ws: parse
- * within the token limit, validate with the same rules, coerce the variables, apply the page and
+ * within the token limit and validate with the same rules (once per document text, which also
+ * lets subscribers of one selection share its results), coerce the variables, apply the page and
  * cost limits. Returns the arguments to execute with, or the request errors to answer with an
  * `error` message on that subscription (a thrown error would close the whole socket).
  */
@@ -34,15 +62,8 @@ export function prepareOperation(
   schema: GraphQLSchema,
   payload: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null },
 ): ExecutionArgs | GraphQLError[] {
-  let document: DocumentNode;
-  try {
-    document = parse(payload.query, parseOptions);
-  } catch (error) {
-    if (error instanceof GraphQLError) return [withCode(error, 'GRAPHQL_PARSE_FAILED')];
-    throw error;
-  }
-  const invalid = validate(schema, document, validationRules);
-  if (invalid.length > 0) return invalid.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED'));
+  const document = validDocument(schema, payload.query);
+  if (Array.isArray(document)) return document;
   const operation = getOperationAST(document, payload.operationName);
   if (!operation) {
     const message = payload.operationName ? `Unknown operation named "${payload.operationName}".` : 'Name the operation to run.';

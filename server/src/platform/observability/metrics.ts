@@ -63,6 +63,12 @@ export const metrics = {
     help: 'GraphQL subscriptions streaming over WebSocket now.',
     registers,
   }),
+  subscriptionResults: new Counter({
+    name: 'graphql_subscription_results_total',
+    help: "Subscription results by how each subscriber got its own: executed (for it) or shared (executed once for another subscriber of the same event and selection, and serialised once).",
+    labelNames: ['delivery'] as const,
+    registers,
+  }),
   pubSubDeliveries: new Counter({
     name: 'pubsub_deliveries_total',
     help: 'PostgreSQL pub/sub: publishes delivered to this process, by source: local (published here), remote (announced by another process) or catch_up (read back after a reconnect).',

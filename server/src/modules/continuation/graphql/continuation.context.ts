@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { PubSub } from '@graphql-yoga/subscription';
+import type { TopicPubSub } from '../../../platform/pubsub/topic-pub-sub';
 import type { Viewer } from '../../../shared/viewer';
 import type { ConversationTopics } from '../../conversation/conversation.topics';
 import type { PlanLoaders, PlanServices, PlansContext } from '../../plans/plans.context';
@@ -33,7 +33,7 @@ export interface ContinuationLoaders extends PlanLoaders {
 export interface ContinuationContext extends PlansContext {
   services: ContinuationServices;
   loaders: ContinuationLoaders;
-  pubSub: PubSub<ConversationTopics & ContinuationTopics>;
+  pubSub: TopicPubSub<ConversationTopics & ContinuationTopics>;
 }
 
 /** The continuation module's own loaders; the modules below it bring theirs. */

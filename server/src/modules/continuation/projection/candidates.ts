@@ -1,4 +1,4 @@
-import { CountedText, countTokens } from '../../../shared/tokens';
+import { CountedText, countJoinedTokens, countTokens } from '../../../shared/tokens';
 import { SourceKind } from '../continuations';
 import { eventItem, rangeTokens } from './manifest';
 import {
@@ -20,7 +20,7 @@ import {
   ResolvedContentSource,
   ResolvedSource,
 } from './model';
-import { handleLine, renderAttachment, renderContent, renderEvent, renderHandoff } from './render';
+import { countedEvent, handleLine, renderAttachment, renderContent, renderHandoff } from './render';
 
 /** What a candidate puts in the context, and the manifest items it leaves. */
 export interface Placement {
@@ -263,7 +263,7 @@ function eventRuns(events: ProjectedEvent[], start: number, shown: ReadonlyMap<s
   for (let index = start; index < events.length; index++) {
     const where = shown.get(events[index].id);
     if (where === undefined) {
-      runs.push({ from: index, line: counted(renderEvent(events[index])), fresh: true });
+      runs.push({ from: index, line: countedEvent(events[index]), fresh: true });
       continue;
     }
     let to = index;
@@ -325,8 +325,11 @@ function placeEvents(
     if (!fits(linesFrom[index])) continue;
     const handle = head ? counted(handleLine(head)) : null;
     const handleCost = handle ? handle.tokens + 1 : 0;
-    if (!fits(countTokens(openTag(from)) + linesFrom[index] + 1 + handleCost)) continue;
-    const text = counted([openTag(from), ...runs.slice(index).map((later) => later.line.text), close.text].join('\n'));
+    const open = counted(openTag(from));
+    if (!fits(open.tokens + linesFrom[index] + 1 + handleCost)) continue;
+    // The lines were counted one by one: only their seams are counted again.
+    const lines = [open, ...runs.slice(index).map((later) => later.line), close];
+    const text = { text: lines.map((line) => line.text).join('\n'), tokens: countJoinedTokens(lines, '\n') };
     if (!fits(text.tokens + 1 + handleCost)) continue;
     const fresh = runs.slice(index).flatMap((later) => (later.fresh ? [events[later.from]] : []));
     const part = {

@@ -19,7 +19,7 @@ import {
   ProjectionRequest,
   ProjectionSourceReader,
 } from './model';
-import { RECURRING_SECTIONS, SECTION_SEPARATOR, SYSTEM_TEXT, renderIdentity, renderInitiating, renderState, section } from './render';
+import { RECURRING_SECTIONS, SECTION_SEPARATOR, SYSTEM_TEXT, countedEvent, renderIdentity, renderInitiating, renderState, section } from './render';
 
 /**
  * Compiles the successor's initial context within `tokenBudget`, in the specification's order:
@@ -36,18 +36,7 @@ export async function compileProjection(
   reader: ProjectionSourceReader,
 ): Promise<Outcome<Projection>> {
   const initiating = request.initiatingEvent;
-  const fixedText: Record<FixedSectionKind, string> = {
-    SYSTEM: SYSTEM_TEXT,
-    IDENTITY: renderIdentity(request.identity),
-    STATE: renderState(request.transferred, request.carriedPlan),
-    LINEAGE: request.lineageBlock,
-    INITIATING_MESSAGE: renderInitiating(initiating, request.initiatingAttachments ?? []),
-  };
-  const fixed: CompiledSection[] = FIXED_SECTIONS.map((kind) => ({
-    kind,
-    text: fixedText[kind],
-    tokenCount: RECURRING_SECTIONS.has(kind) ? countRecurringTokens(fixedText[kind]) : countTokens(fixedText[kind]),
-  }));
+  const fixed = fixedSections(request);
   const separatorTokens = countTokens(SECTION_SEPARATOR);
   const summary = counted(`- more omitted sources: read_manifest ${request.manifestId}`);
 
@@ -163,4 +152,27 @@ function assembleContext(
     sections.push(used + listed.tokenCount <= optionalBudget ? listed : section(ContextSectionKind.OMITTED_HANDLES, [summaryHandle]));
   }
   return sections;
+}
+
+/** The sections never dropped, each with its tokens: recurring texts remembered, the initiating message from its stored count. */
+function fixedSections(request: ProjectionRequest): CompiledSection[] {
+  const initiating = request.initiatingEvent;
+  const fixedText: Record<FixedSectionKind, string> = {
+    SYSTEM: SYSTEM_TEXT,
+    IDENTITY: renderIdentity(request.identity),
+    STATE: renderState(request.transferred, request.carriedPlan),
+    LINEAGE: request.lineageBlock,
+    INITIATING_MESSAGE: renderInitiating(initiating, request.initiatingAttachments ?? []),
+  };
+  // The initiating message alone is its event's line, whose text keeps its stored count.
+  const initiatingTokens = request.initiatingAttachments?.length ? null : countedEvent(initiating).tokens;
+  return FIXED_SECTIONS.map((kind) => ({
+    kind,
+    text: fixedText[kind],
+    tokenCount: RECURRING_SECTIONS.has(kind)
+      ? countRecurringTokens(fixedText[kind])
+      : kind === ContextSectionKind.INITIATING_MESSAGE && initiatingTokens !== null
+        ? initiatingTokens
+        : countTokens(fixedText[kind]),
+  }));
 }

@@ -1,6 +1,6 @@
 import type { AttachmentReference } from '../../attachments/attachments';
 import { canonicalJson } from '../../../shared/canonical-json';
-import { CountedText, countJoinedTokens } from '../../../shared/tokens';
+import { CountedText, countJoinedTokens, countTokens } from '../../../shared/tokens';
 import { renderPlan } from '../../plans/plans';
 import { Handoff, SourceKind, TransferredState } from '../continuations';
 import { CompiledSection, ContextSectionKind, ManifestItem, ManifestItemStatus, ProjectedEvent, ProjectionRequest } from './model';
@@ -22,6 +22,18 @@ export function renderEvent(event: ProjectedEvent): string {
   const payload = event.data == null ? '' : ` ${canonicalJson(event.data)}`;
   const attached = event.attachmentCids?.length ? ` [attachments: ${event.attachmentCids.join(', ')}]` : '';
   return `[event ${event.id} seq ${event.seq} ${event.kind}]${event.text == null ? '' : ` ${event.text}`}${payload}${attached}`;
+}
+
+/**
+ * An event's line with its tokens. A message's text keeps the count stored with it: only the
+ * header is counted, and the seam between them (see `countJoinedTokens`), so a long message costs
+ * no more than a short one. Events with a payload or attachments are counted whole.
+ */
+export function countedEvent(event: ProjectedEvent): CountedText {
+  const line = renderEvent(event);
+  if (event.text == null || event.data != null || event.attachmentCids?.length) return { text: line, tokens: countTokens(line) };
+  const header = line.slice(0, line.length - event.text.length - 1);
+  return { text: line, tokens: countJoinedTokens([{ text: header, tokens: countTokens(header) }, { text: event.text, tokens: event.tokenCount }], ' ') };
 }
 
 const quoted = (text: string) => text.replace(/"/g, "'");

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { PubSub } from '@graphql-yoga/subscription';
+import type { TopicPubSub } from '../../../platform/pubsub/topic-pub-sub';
 import { notFoundFailure } from '../../../shared/errors';
 import { failureError } from '../../../shared/graphql/errors';
 import type { RecallRecorder } from '../../../shared/recall';
@@ -32,7 +32,7 @@ export interface ConversationLoaders extends AttachmentLoaders {
 export interface ConversationContext extends AttachmentsContext {
   services: ConversationServices;
   loaders: ConversationLoaders;
-  pubSub: PubSub<ConversationTopics>;
+  pubSub: TopicPubSub<ConversationTopics>;
 }
 
 /** Per-operation loaders: batching and caching live only as long as one operation (or one subscription event). */
