@@ -33,6 +33,9 @@ import { entities } from './modules/entities';
 import { PlanService } from './modules/plans/plans.service';
 import { ResourceService } from './modules/resources/resources.service';
 import { SearchService } from './modules/search/search.service';
+import { ErasureService } from './modules/lifecycle/erasure/erasure.service';
+import { RetentionService } from './modules/lifecycle/retention/retention.service';
+import { DEFAULT_RETENTION_SETTINGS } from './modules/lifecycle/retention/retention';
 import { Database, openDatabase } from './platform/db/database';
 import { bearerKey } from './platform/http/bearer';
 import { readinessReport } from './platform/http/readiness';
@@ -53,6 +56,8 @@ export interface RunningApp {
   subscriptions: CountingEventTarget;
   /** Executes this process's share of the agent's runs; null when no agent is configured. */
   worker: AgentWorker | null;
+  /** This process's retention sweep: `sweepOnce` steps it. */
+  retention: RetentionService;
   /** Graceful stop: no new connections, in-flight requests finish, then sockets and the database close. */
   close(): Promise<void>;
 }
@@ -105,6 +110,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     });
     worker?.start();
     services.proposals.startExpirySweeps();
+    services.retention.startSweeps();
     return {
       url: http.url,
       bootstrapKey,
@@ -112,7 +118,9 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       http,
       subscriptions,
       worker,
+      retention: services.retention,
       async close() {
+        await services.retention.stopSweeps();
         await services.proposals.stopExpirySweeps();
         await worker?.stop();
         await http.close();
@@ -163,6 +171,8 @@ function buildServices(config: AppConfig, dataSource: DataSource, notifier: Cont
   const approval = config.approval ?? DEFAULT_APPROVAL_SETTINGS;
   const lineage = new LineageService(dataSource);
   const writable = new WritableSessions(currentContinuation);
+  const clock = config.clock ?? (() => new Date());
+  const erasures = new ErasureService(dataSource, notifier, attachments, clock);
   return {
     accounts: new AccountService(dataSource),
     sessions: new SessionService(dataSource, approval.defaultApproval),
@@ -177,6 +187,8 @@ function buildServices(config: AppConfig, dataSource: DataSource, notifier: Cont
     recommendations: new RecommendationService(dataSource),
     proposals: new ProposalService(dataSource, notifier, continuations, agentAnswers, approval),
     attachments,
+    erasures,
+    retention: new RetentionService(dataSource, erasures, config.retention ?? DEFAULT_RETENTION_SETTINGS, clock),
   };
 }
 

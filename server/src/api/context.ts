@@ -1,4 +1,5 @@
 import type { AccountsContext } from '../modules/accounts/accounts.context';
+import type { LifecycleServices } from '../modules/lifecycle/lifecycle.context';
 import { conversationLoaders } from '../modules/conversation/graphql/conversation.context';
 import { continuationLoaders, ContinuationContext, ContinuationServices } from '../modules/continuation/graphql/continuation.context';
 import { planLoaders } from '../modules/plans/plans.context';
@@ -11,7 +12,7 @@ import type { Viewer } from '../shared/viewer';
 import type { AppPubSub } from './pubsub';
 
 /** Every module's services, as the composition root builds them. */
-export interface Services extends ContinuationServices {
+export interface Services extends ContinuationServices, LifecycleServices {
   accounts: AccountService;
   resources: ResourceService;
   search: SearchService;

@@ -8,6 +8,7 @@ import { findAttachments, recordAttachment } from './attachment.repository';
 import { AttachmentStorage, BlobTooLarge } from './storage/attachment-storage';
 import { alignOne } from '../../shared/batch';
 import { Viewer } from '../../shared/viewer';
+import { logger } from '../../platform/observability/logger';
 
 /** An upload as the HTTP route receives it. */
 export interface AttachmentUpload {
@@ -110,6 +111,21 @@ export class AttachmentService {
   async attachmentsByCids(accountId: string, cids: readonly string[]): Promise<(AttachmentEntity | null)[]> {
     const rows = await findAttachments(this.dataSource.manager, accountId, cids.filter(isCid));
     return alignOne(cids, rows, (attachment) => attachment.cid);
+  }
+
+  /**
+   * Removes the bytes of attachments whose rows an erasure deleted, from storage outside the
+   * database (the database's own went in the erasure's transaction). A failure is logged and the
+   * others still go: nothing names those bytes any more, so they can never be served.
+   */
+  async discardBytes(deleted: AttachmentEntity[]): Promise<void> {
+    for (const attachment of deleted) {
+      const storage = this.storages.get(attachment.storage);
+      if (!storage || storage.name === 'database') continue;
+      await storage.remove(attachment.storageKey).catch((error: unknown) => {
+        logger.error({ err: error, cid: attachment.cid }, 'Removing the bytes of an erased attachment failed');
+      });
+    }
   }
 
   /** The attachment's bytes, streamed from where they are stored. */
