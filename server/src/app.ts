@@ -36,6 +36,10 @@ import { SearchService } from './modules/search/search.service';
 import { ErasureService } from './modules/lifecycle/erasure/erasure.service';
 import { RetentionService } from './modules/lifecycle/retention/retention.service';
 import { DEFAULT_RETENTION_SETTINGS } from './modules/lifecycle/retention/retention';
+import { DEFAULT_IMPORT_MAX_BYTES } from './modules/lifecycle/portability/bundle';
+import { ExportService } from './modules/lifecycle/portability/export.service';
+import { ImportService } from './modules/lifecycle/portability/import.service';
+import { portabilityRouter } from './modules/lifecycle/portability/portability.route';
 import { Database, openDatabase } from './platform/db/database';
 import { bearerKey } from './platform/http/bearer';
 import { readinessReport } from './platform/http/readiness';
@@ -105,6 +109,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       mountRoutes(app) {
         app.all('/mcp', mcpRoute({ services, schema, authenticate, corsOrigins: config.corsOrigins ?? [], listenHost: config.host }));
         app.use(attachmentsRouter({ attachments: services.attachments, authenticate }));
+        app.use(portabilityRouter({ authenticate, exports: services.exports, imports: services.imports, importMaxBytes: config.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES }));
       },
       readiness: () => readinessReport(dataSource, delivery),
     });
@@ -189,6 +194,8 @@ function buildServices(config: AppConfig, dataSource: DataSource, notifier: Cont
     attachments,
     erasures,
     retention: new RetentionService(dataSource, erasures, config.retention ?? DEFAULT_RETENTION_SETTINGS, clock),
+    exports: new ExportService(dataSource, attachments, clock),
+    imports: new ImportService(dataSource, attachments, clock),
   };
 }
 

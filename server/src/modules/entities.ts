@@ -14,6 +14,7 @@ import { RunEntity } from './conversation/run.entity';
 import { SessionEntity } from './conversation/session.entity';
 import { ErasureReceiptEntity } from './lifecycle/erasure/erasure-receipt.entity';
 import { RetentionPolicyEntity } from './lifecycle/retention/retention-policy.entity';
+import { ImportRecordEntity } from './lifecycle/portability/import-record.entity';
 
 /** Every module's entities, for the database to map. */
 export const entities = [
@@ -33,4 +34,5 @@ export const entities = [
   AttachmentEntity,
   ErasureReceiptEntity,
   RetentionPolicyEntity,
+  ImportRecordEntity,
 ];

@@ -13,6 +13,7 @@ import {
   parseChecksums,
 } from './bundle';
 import { recordProblem } from './bundle-schemas';
+import { unstorableText } from '../../../shared/text';
 
 /** Why a bundle is refused: it cannot be read, it is of a version this server does not know, or it does not verify. */
 export const BundleRefusal = { DAMAGED: 'DAMAGED', UNKNOWN_VERSION: 'UNKNOWN_VERSION', NOT_VERIFYING: 'NOT_VERIFYING' } as const;
@@ -125,6 +126,7 @@ function parseLines(file: string, bytes: Buffer | undefined): unknown[] | string
     if (value === undefined) return `${file} line ${index + 1} is not JSON.`;
     const problem = recordProblem(file, value);
     if (problem) return `${file} line ${index + 1}: ${problem}.`;
+    if (unstorableText(value, []).length > 0) return `${file} line ${index + 1} holds text no database can store (NUL, or an unpaired surrogate).`;
     records.push(value);
   }
   return records;
