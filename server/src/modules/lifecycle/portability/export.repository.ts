@@ -104,7 +104,7 @@ export async function exportedManifests(manager: EntityManager, edgeIds: string[
 }
 
 export async function exportedPlans(manager: EntityManager, sessionIds: string[]): Promise<BundlePlanRevision[]> {
-  const rows: Record<string, unknown>[] = await manager.query(`SELECT * FROM plan_revisions WHERE session_id = ANY($1::uuid[]) ORDER BY session_id, revision`, [sessionIds]);
+  const rows: Record<string, unknown>[] = await manager.query(`SELECT * FROM plan_revisions WHERE session_id = ANY($1::uuid[]) ORDER BY array_position($1::uuid[], session_id), revision`, [sessionIds]);
   return rows.map((row) => ({
     id: row.id as string,
     sessionId: row.session_id as string,
