@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import fc from 'fast-check';
 import { ZipFile } from 'yazl';
 import { GraphQLTestClient } from '../helpers/graphql-client';
 import { download, violationsOf } from '../helpers/attachments';
@@ -218,5 +219,40 @@ describe('export and import', () => {
     const imported = await importBody(target, single.bytes);
     expect(imported.status).toBe(201);
     expect(await violationsOf(server, (imported.body as { sessionIds: string[] }).sessionIds)).toEqual([]);
+  });
+
+  it('answers any body, however broken, with 201 or a 4xx and a reason, never a 500, writing nothing when it refuses', async () => {
+    const files = [...(await readZip(bundle, LIMITS))];
+    const before = await accountRows(target);
+    const zipBodies = fc.tuple(fc.nat(files.length - 1), fc.nat(), fc.string({ maxLength: 8 })).map(async ([file, at, junk]) => {
+      const changed = new Map(files);
+      const [name, bytes] = files[file];
+      const text = bytes.toString('latin1');
+      const position = at % Math.max(text.length, 1);
+      changed.set(name, Buffer.from(text.slice(0, position) + junk + text.slice(position + junk.length), 'latin1'));
+      return { body: await zipOf(changed), type: 'application/zip' };
+    });
+    const cutZips = fc.nat(bundle.length).map(async (length) => ({ body: bundle.subarray(0, length), type: 'application/zip' }));
+    const jsonBodies = fc.jsonValue({ maxDepth: 3 }).map(async (value) => ({ body: Buffer.from(JSON.stringify(value)), type: 'application/json' }));
+    const transcripts = fc
+      .array(fc.record({ role: fc.constantFrom('user', 'assistant', 'system', 'tool', 'robot', 7), content: fc.oneof(fc.string(), fc.constant(null), fc.array(fc.anything(), { maxLength: 2 })) }, { requiredKeys: [] }), { maxLength: 4 })
+      .map(async (messages) => ({ body: Buffer.from(JSON.stringify(messages)), type: 'application/json' }));
+    const bytes = fc.uint8Array({ maxLength: 64 }).map(async (raw) => ({ body: Buffer.from(raw), type: 'application/zip' }));
+    let created = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(zipBodies, cutZips, jsonBodies, transcripts, bytes), async (made) => {
+        const { body, type } = await made;
+        const answer = await importBody(target, body, type);
+        if (answer.status === 201) created += 1;
+        else {
+          expect([400, 413, 415]).toContain(answer.status);
+          const [error] = answer.body.errors as { message: string }[];
+          expect(error.message.length).toBeGreaterThan(10);
+        }
+      }),
+      { numRuns: 120 },
+    );
+    const after = await accountRows(target);
+    expect(after.imports - before.imports).toBe(created);
   });
 });
