@@ -1,5 +1,5 @@
 import type { AccountsContext } from '../modules/accounts/accounts.context';
-import type { LifecycleServices } from '../modules/lifecycle/lifecycle.context';
+import { lifecycleLoaders, LifecycleContext, LifecycleServices } from '../modules/lifecycle/lifecycle.context';
 import { conversationLoaders } from '../modules/conversation/graphql/conversation.context';
 import { continuationLoaders, ContinuationContext, ContinuationServices } from '../modules/continuation/graphql/continuation.context';
 import { planLoaders } from '../modules/plans/plans.context';
@@ -19,10 +19,15 @@ export interface Services extends ContinuationServices, LifecycleServices {
 }
 
 /** An operation's context: what every module's resolvers ask of it. */
-export type Context = AccountsContext & ResourcesContext & SearchContext & ContinuationContext & { services: Services; pubSub: AppPubSub };
+export type Context = AccountsContext & ResourcesContext & SearchContext & ContinuationContext & LifecycleContext & { services: Services; pubSub: AppPubSub };
 
 function createLoaders(viewer: Viewer, services: Services): Context['loaders'] {
-  return { ...conversationLoaders(viewer, services), ...planLoaders(viewer, services), ...continuationLoaders(viewer, services) };
+  return {
+    ...conversationLoaders(viewer, services),
+    ...planLoaders(viewer, services),
+    ...continuationLoaders(viewer, services),
+    ...lifecycleLoaders(viewer, services),
+  };
 }
 
 /** A new context for one operation (or one subscription, whose events each refresh its loaders). */

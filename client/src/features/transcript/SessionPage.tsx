@@ -15,6 +15,7 @@ import { SuccessorBanner } from '../continuation/SuccessorBanner';
 import { isFollowedState, useContinuationFollower } from '../continuation/useContinuationFollower';
 import { useProposalUpdates } from '../continuation/useContinuationProposal';
 import { useSessionLineage } from '../lineage/useSessionLineage';
+import { useLifecycleActions } from '../lifecycle/useLifecycleActions';
 import { citedEventIds, useCitedRange, type CitedRange } from './cited-range';
 import { Composer } from './Composer';
 import { SessionHeader } from './SessionHeader';
@@ -107,6 +108,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
     return offered;
   }, [requestToContinue, openContinueDialog, continuedFrom, latestContinuation, navigate, shell, sessionId]);
   useCommands(commands);
+  const lifecycle = useLifecycleActions(session ?? null, lineage ? lineage.lineageTree.map((node) => node.session.title) : session ? [session.title] : []);
 
   if (transcript.loading) {
     return (
@@ -171,9 +173,11 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
                 View the handoff it started from
               </Link>
             )}
+            {lifecycle.menu(close)}
           </>
         )}
       />
+      {lifecycle.overlay}
       <div className="session-notices">
         {continuedFrom && (
           <SuccessorBanner

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { ErrorCode, Outcome, fail, notFound, succeed } from '../../../shared/errors';
 import { isId } from '../../../shared/ids';
 import { Viewer } from '../../../shared/viewer';
@@ -125,6 +125,12 @@ export class ErasureService {
       order: { erasedAt: 'DESC', id: 'DESC' },
       take: first,
     });
+  }
+
+  /** The account's receipts written at each instant (ISO strings), aligned with `instants`: a DataLoader batch function. */
+  async receiptsAt(accountId: string, instants: readonly string[]): Promise<ErasureReceiptEntity[][]> {
+    const rows = await this.dataSource.manager.find(ErasureReceiptEntity, { where: { accountId, erasedAt: In(instants.map((instant) => new Date(instant))) } });
+    return instants.map((instant) => rows.filter((row) => row.erasedAt.getTime() === new Date(instant).getTime()));
   }
 
   /**
