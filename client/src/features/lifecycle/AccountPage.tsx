@@ -111,7 +111,7 @@ export function AccountPage() {
             <section aria-labelledby="retention-heading">
               <h2 id="retention-heading">Retention</h2>
               <p>A conversation whose last message is older than the period is erased whole, with a receipt below.</p>
-              <RetentionForm key={String(data.viewer.retentionDays)} retentionDays={data.viewer.retentionDays ?? null} />
+              <RetentionForm retentionDays={data.viewer.retentionDays ?? null} />
             </section>
             <section aria-labelledby="import-heading">
               <h2 id="import-heading">Import</h2>
