@@ -72,7 +72,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
 
   const latestUserMessage = events.findLast((event) => event.kind === 'USER_MESSAGE');
   // The dialog's default current request; without one there is nothing to continue yet.
-  const requestToContinue = session?.status === 'ACTIVE' ? latestUserMessage?.text : undefined;
+  const requestToContinue = session?.status === 'ACTIVE' && !session.erasedAt ? latestUserMessage?.text : undefined;
   const continuedFrom = lineage?.continuedFrom ?? null;
   const latestContinuation = lineage?.continuations[0] ?? null;
 
@@ -219,7 +219,13 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
       </ProposalFollowContext.Provider>
       <div className="session-footer">
         {session.status === 'ACTIVE' && <AgentActivity activity={agent} onContinue={requestToContinue ? openContinueDialog : undefined} />}
-        <Composer session={session} currentContinuation={lineage?.currentContinuation ?? null} initiation={follower.initiation} />
+        {session.erasedAt ? (
+          <p className="notice" role="status">
+            This session was erased: it takes no more messages.
+          </p>
+        ) : (
+          <Composer session={session} currentContinuation={lineage?.currentContinuation ?? null} initiation={follower.initiation} />
+        )}
       </div>
       {requestToContinue && (
         <ContinueSessionDialog ref={continueAction} session={session} latestUserMessage={requestToContinue} initiation={follower.initiation} />
