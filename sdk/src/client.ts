@@ -2,6 +2,7 @@ import { createClient as createWebSocketClient, type Client as WebSocketClient }
 import { TransportError, subscriptionError, type GraphQLErrorShape } from './errors.js';
 import { followConversation, type FollowHandlers } from './follow.js';
 import { streamRun } from './stream-run.js';
+import type { Transport } from './transport.js';
 import {
   CONTINUE_SESSION,
   CREATE_SESSION,
@@ -40,30 +41,7 @@ export interface ClientOptions {
   fetch?: typeof fetch;
 }
 
-/** Receives a subscription's results; `error` ends it. */
-export interface SubscriptionSink<TData> {
-  next(data: TData): void;
-  error(error: TransportError): void;
-  complete?(): void;
-}
-
-export interface Client {
-  /**
-   * Runs a query or mutation over HTTP.
-   * @returns the operation's `data`.
-   * @throws TransportError when the server is unreachable, answers with an HTTP error or with GraphQL errors.
-   */
-  request<TData, TVariables>(document: TypedDocument<TData, TVariables>, variables: TVariables): Promise<TData>;
-  request<TData = Record<string, unknown>>(document: string, variables?: Record<string, unknown>): Promise<TData>;
-  /**
-   * Starts a subscription over WebSocket. The socket is opened on first use. Once it was open, it
-   * is reopened after every drop (a restart, a network change) and the subscription sent again
-   * with its variables read anew. A socket that cannot be opened at all (no server at the URL, a
-   * wrong path, a refused key) ends the subscription with `sink.error`, as soon as the platform
-   * reports the failure.
-   * @returns a function that stops the subscription.
-   */
-  subscribe<TData, TVariables>(document: TypedDocument<TData, TVariables>, variables: TVariables, sink: SubscriptionSink<TData>): () => void;
+export interface Client extends Transport {
   /**
    * A new ROOT session.
    * @throws TransportError, also for input the server refuses (`code` INVALID_INPUT, e.g. an empty title).

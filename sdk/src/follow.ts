@@ -1,4 +1,4 @@
-import type { Client } from './client.js';
+import type { Transport } from './transport.js';
 import { TransportError } from './errors.js';
 import { CONTINUATION_EDGE, SESSION_EVENTS } from './operations.js';
 import type { ContinuationEdge, Event } from './types.js';
@@ -33,7 +33,7 @@ function transitionCard(event: Event): TransitionCard | null {
  * the predecessor delivers: the follower moves to the successor there and reads it from its first
  * event. After a dropped socket the subscription resumes after the last event delivered.
  */
-export function followConversation(client: Client, sessionId: string, handlers: FollowHandlers): () => void {
+export function followConversation(client: Transport, sessionId: string, handlers: FollowHandlers): () => void {
   let stopped = false;
   let unsubscribe = () => {};
 

@@ -1,4 +1,4 @@
-import type { Client } from './client.js';
+import type { Transport } from './transport.js';
 import type { TransportError } from './errors.js';
 import { RUN_OUTPUT } from './operations.js';
 import type { RunOutputSubscription } from './generated/operations.js';
@@ -13,7 +13,7 @@ type RunOutputChunk = RunOutputSubscription['runOutput'];
  * that stored output. Each chunk carries its offset in the answer, so what was yielded already is
  * cut off: joined, the chunks are the answer, nothing missed or repeated.
  */
-export async function* streamRun(client: Client, runId: string): AsyncGenerator<string, void, undefined> {
+export async function* streamRun(client: Transport, runId: string): AsyncGenerator<string, void, undefined> {
   const arrived: RunOutputChunk[] = [];
   // Set from the subscription's callbacks, which the type checker cannot follow.
   let ended = null as { error?: TransportError } | null;
