@@ -143,6 +143,24 @@ describe('erasure', () => {
     });
   });
 
+  it('erases one session of a lineage with the replayed copy of its message in the successor, and leaves the successor in use', async () => {
+    const lineage = await buildLineage(server, client, 'ibisquartz');
+    const [first, second] = lineage.sessionIds;
+    const { eraseSession } = await client.data<{ eraseSession: Record<string, unknown> }>(ERASE, { input: { sessionId: first, scope: 'SESSION', reason: 'Only the start' } });
+    expect(eraseSession).toMatchObject({ __typename: 'ErasureReceipt', scope: 'SESSION', sessionIds: [first] });
+    const successor = await eventsOf(second);
+    expect(successor.erasedAt).toBeNull();
+    const [banner, replay, ...rest] = successor.events;
+    expect(banner.erasedAt).toBeNull();
+    expect(replay).toMatchObject({ kind: 'USER_MESSAGE', text: null });
+    expect(replay.erasedAt).not.toBeNull();
+    expect(rest.filter((event) => event.kind === 'USER_MESSAGE').map((event) => event.text)).toEqual(['The inspection found a worn valve.']);
+    expect(await search('ibisquartz')).not.toHaveLength(0);
+    expect(JSON.stringify(await search('ibisquartz reactor Zeta'))).not.toContain(replay.id);
+    expect((await eventsOf(lineage.sessionIds[2])).events.some((event) => event.text?.includes('ibisquartz'))).toBe(true);
+    expect(await violationsOf(server, lineage.sessionIds)).toEqual([]);
+  });
+
   it('stops the runs of an erased session and forgets what they produced', async () => {
     const sessionId = await createSession(client, 'busy');
     const triggerId = await postMessage(client, sessionId, 'think about the pelican budget');

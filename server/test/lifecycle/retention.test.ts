@@ -72,6 +72,7 @@ describe('retention', () => {
 
   it('keeps a lineage whose last event is within the period, however old its first session', async () => {
     now = new Date();
+    await setPolicy(30);
     const resumed = await createSession(client, 'begun long ago, written today');
     await server.app.database.dataSource.query(`UPDATE sessions SET created_at = created_at - interval '90 days' WHERE id = $1`, [resumed]);
     await postMessage(client, resumed, 'still talking');
