@@ -3,7 +3,7 @@
  * down through the adapters and the modules to the platform and the shared kernel.
  * `test/architecture.test.ts` runs this check.
  */
-const modules = ['accounts', 'attachments', 'resources', 'conversation', 'plans', 'search', 'continuation', 'integrity'];
+const modules = ['accounts', 'attachments', 'resources', 'conversation', 'plans', 'search', 'continuation', 'integrity', 'lifecycle'];
 /** What each module may import besides itself, the platform and the shared kernel. */
 const below = {
   accounts: [],
@@ -14,6 +14,7 @@ const below = {
   search: ['conversation', 'attachments'],
   continuation: ['conversation', 'plans', 'resources', 'attachments', 'search'],
   integrity: ['conversation', 'continuation', 'plans', 'resources', 'attachments'],
+  lifecycle: ['accounts', 'attachments', 'resources', 'conversation', 'plans', 'search', 'continuation', 'integrity'],
 };
 const composition = '^src/(app|config|index)\\.ts$|^src/scripts/';
 

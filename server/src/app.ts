@@ -36,6 +36,13 @@ import { SearchService } from './modules/search/search.service';
 import { Database, openDatabase, openReplica } from './platform/db/database';
 import { HistoryReads, primaryReads, ReplicaReads } from './platform/db/history-reads';
 import { recordMutationWrites } from './api/read-your-writes';
+import { ErasureService } from './modules/lifecycle/erasure/erasure.service';
+import { RetentionService } from './modules/lifecycle/retention/retention.service';
+import { DEFAULT_RETENTION_SETTINGS } from './modules/lifecycle/retention/retention';
+import { DEFAULT_IMPORT_MAX_BYTES } from './modules/lifecycle/portability/bundle';
+import { ExportService } from './modules/lifecycle/portability/export.service';
+import { ImportService } from './modules/lifecycle/portability/import.service';
+import { portabilityRouter } from './modules/lifecycle/portability/portability.route';
 import { bearerKey } from './platform/http/bearer';
 import { readinessReport } from './platform/http/readiness';
 import { RunningHttpServer, startHttpServer } from './platform/http/server';
@@ -55,6 +62,8 @@ export interface RunningApp {
   subscriptions: CountingEventTarget;
   /** Executes this process's share of the agent's runs; null when no agent is configured. */
   worker: AgentWorker | null;
+  /** This process's retention sweep: `sweepOnce` steps it. */
+  retention: RetentionService;
   /** Graceful stop: no new connections, in-flight requests finish, then sockets and the database close. */
   close(): Promise<void>;
 }
@@ -110,11 +119,13 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       mountRoutes(app) {
         app.all('/mcp', mcpRoute({ services, schema, authenticate, corsOrigins: config.corsOrigins ?? [], listenHost: config.host, wrote: (accountId) => reads.wrote(accountId) }));
         app.use(attachmentsRouter({ attachments: services.attachments, authenticate }));
+        app.use(portabilityRouter({ authenticate, exports: services.exports, imports: services.imports, importMaxBytes: config.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES, wrote: (accountId) => reads.wrote(accountId) }));
       },
       readiness: () => readinessReport(dataSource, delivery, () => reads.replicaState()),
     });
     worker?.start();
     services.proposals.startExpirySweeps();
+    services.retention.startSweeps();
     return {
       url: http.url,
       bootstrapKey,
@@ -122,7 +133,9 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       http,
       subscriptions,
       worker,
+      retention: services.retention,
       async close() {
+        await services.retention.stopSweeps();
         await services.proposals.stopExpirySweeps();
         await worker?.stop();
         await http.close();
@@ -215,6 +228,8 @@ function buildServices(
   const approval = config.approval ?? DEFAULT_APPROVAL_SETTINGS;
   const lineage = new LineageService(dataSource, history);
   const writable = new WritableSessions(currentContinuation);
+  const clock = config.clock ?? (() => new Date());
+  const erasures = new ErasureService(dataSource, notifier, attachments, clock);
   return {
     accounts: new AccountService(dataSource),
     sessions: new SessionService(dataSource, approval.defaultApproval),
@@ -229,6 +244,10 @@ function buildServices(
     recommendations: new RecommendationService(dataSource),
     proposals: new ProposalService(dataSource, notifier, continuations, agentAnswers, approval),
     attachments,
+    erasures,
+    retention: new RetentionService(dataSource, erasures, config.retention ?? DEFAULT_RETENTION_SETTINGS, clock),
+    exports: new ExportService(dataSource, attachments, clock),
+    imports: new ImportService(dataSource, attachments, clock),
   };
 }
 

@@ -9,6 +9,8 @@ import { LOG_LEVELS, LogLevel } from './platform/observability/logger';
 import { DEFAULT_ATTACHMENT_MAX_BYTES } from './modules/attachments/attachments';
 import type { S3StorageOptions } from './modules/attachments/storage/s3-storage';
 import { DATABASE_POOL_MODES, DatabasePoolMode } from './platform/db/pool-mode';
+import { DEFAULT_RETENTION_SETTINGS, RetentionSettings } from './modules/lifecycle/retention/retention';
+import { DEFAULT_IMPORT_MAX_BYTES } from './modules/lifecycle/portability/bundle';
 
 /** Everything the server reads from its environment; the README's configuration table lists the same. */
 export interface AppConfig {
@@ -53,6 +55,12 @@ export interface AppConfig {
   attachmentMaxBytes?: number;
   /** An S3-compatible bucket for attachment bytes; absent: the database keeps them. */
   s3?: S3StorageOptions;
+  /** How often and how much the retention sweep erases; the defaults when absent. */
+  retention?: RetentionSettings;
+  /** The most bytes a bundle or transcript sent to `POST /imports` may have; 256 MiB when absent. */
+  importMaxBytes?: number;
+  /** The time erasure and retention go by; the system clock when absent (tests move it). */
+  clock?: () => Date;
 }
 
 
@@ -252,5 +260,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsToken: env.METRICS_TOKEN || undefined,
     attachmentMaxBytes: integer(env, 'ATTACHMENT_MAX_BYTES', DEFAULT_ATTACHMENT_MAX_BYTES, 1, 2_147_483_647),
     s3: s3Options(env),
+    retention: {
+      sweepMs: integer(env, 'RETENTION_SWEEP_MS', DEFAULT_RETENTION_SETTINGS.sweepMs, 1_000, 86_400_000),
+      batchSize: integer(env, 'RETENTION_BATCH', DEFAULT_RETENTION_SETTINGS.batchSize, 1, 1_000),
+    },
+    importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', DEFAULT_IMPORT_MAX_BYTES, 1, 2_147_483_647),
   };
 }

@@ -17,6 +17,7 @@ function createRouter() {
       children: [
         { index: true, element: <HomePage /> },
         { path: 'sessions/:sessionId', element: <SessionRoute /> },
+        { path: 'account', lazy: async () => ({ Component: (await import('../features/lifecycle/AccountPage')).AccountPage }) },
         {
           path: 'continuations/:edgeId',
           // The inspector is a page of its own, opened from a card or a banner: loaded when opened.

@@ -41,6 +41,8 @@ export function event(
     createdAt: '2026-03-01T10:00:00.000Z',
     attachments: [],
     replayOf: null,
+    erasedAt: null,
+    erasure: null,
     ...overrides,
   };
 }
@@ -56,6 +58,7 @@ export function sessionShape(overrides: Partial<SessionShape> = {}): SessionShap
     description: null,
     createdAt: '2026-03-01T09:00:00.000Z',
     continuationApproval: 'AUTOMATIC',
+    erasedAt: null,
     ...overrides,
   };
 }

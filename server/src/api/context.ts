@@ -1,4 +1,5 @@
 import type { AccountsContext } from '../modules/accounts/accounts.context';
+import { lifecycleLoaders, LifecycleContext, LifecycleServices } from '../modules/lifecycle/lifecycle.context';
 import { conversationLoaders } from '../modules/conversation/graphql/conversation.context';
 import { continuationLoaders, ContinuationContext, ContinuationServices } from '../modules/continuation/graphql/continuation.context';
 import { planLoaders } from '../modules/plans/plans.context';
@@ -11,17 +12,22 @@ import type { Viewer } from '../shared/viewer';
 import type { AppPubSub } from './pubsub';
 
 /** Every module's services, as the composition root builds them. */
-export interface Services extends ContinuationServices {
+export interface Services extends ContinuationServices, LifecycleServices {
   accounts: AccountService;
   resources: ResourceService;
   search: SearchService;
 }
 
 /** An operation's context: what every module's resolvers ask of it. */
-export type Context = AccountsContext & ResourcesContext & SearchContext & ContinuationContext & { services: Services; pubSub: AppPubSub };
+export type Context = AccountsContext & ResourcesContext & SearchContext & ContinuationContext & LifecycleContext & { services: Services; pubSub: AppPubSub };
 
 function createLoaders(viewer: Viewer, services: Services): Context['loaders'] {
-  return { ...conversationLoaders(viewer, services), ...planLoaders(viewer, services), ...continuationLoaders(viewer, services) };
+  return {
+    ...conversationLoaders(viewer, services),
+    ...planLoaders(viewer, services),
+    ...continuationLoaders(viewer, services),
+    ...lifecycleLoaders(viewer, services),
+  };
 }
 
 /** A new context for one operation (or one subscription, whose events each refresh its loaders). */

@@ -5,6 +5,7 @@ import { accountsResolvers } from '../modules/accounts/accounts.module';
 import { attachmentsResolvers } from '../modules/attachments/attachments.module';
 import { continuationResolvers } from '../modules/continuation/continuation.module';
 import { conversationResolvers } from '../modules/conversation/conversation.module';
+import { lifecycleResolvers } from '../modules/lifecycle/lifecycle.module';
 import { plansResolvers } from '../modules/plans/plans.module';
 import { resourcesResolvers } from '../modules/resources/resources.module';
 import { searchResolvers } from '../modules/search/search.module';
@@ -28,6 +29,7 @@ export async function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> 
       ...plansResolvers,
       ...searchResolvers,
       ...continuationResolvers,
+      ...lifecycleResolvers,
       NodeResolver,
     ],
     scalarsMap,

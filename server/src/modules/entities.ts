@@ -12,6 +12,9 @@ import { ResourceEntity } from './resources/resource.entity';
 import { ResourceVersionEntity } from './resources/resource-version.entity';
 import { RunEntity } from './conversation/run.entity';
 import { SessionEntity } from './conversation/session.entity';
+import { ErasureReceiptEntity } from './lifecycle/erasure/erasure-receipt.entity';
+import { RetentionPolicyEntity } from './lifecycle/retention/retention-policy.entity';
+import { ImportRecordEntity } from './lifecycle/portability/import-record.entity';
 
 /** Every module's entities, for the database to map. */
 export const entities = [
@@ -29,4 +32,7 @@ export const entities = [
   MemoryEntryEntity,
   MemoryPathEntity,
   AttachmentEntity,
+  ErasureReceiptEntity,
+  RetentionPolicyEntity,
+  ImportRecordEntity,
 ];

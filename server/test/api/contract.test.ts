@@ -35,17 +35,6 @@ const notServedYet: Record<string, string> = {
   'Mutation.createWebhookEndpoint was removed.': '#30 (webhooks)',
   'Mutation.deleteWebhookEndpoint was removed.': '#30 (webhooks)',
   'Mutation.redeliverWebhook was removed.': '#30 (webhooks)',
-  'ErasureScope was removed.': '#31 (the data life cycle)',
-  'EraseSessionInput was removed.': '#31 (the data life cycle)',
-  'ErasureReceipt was removed.': '#31 (the data life cycle)',
-  'EraseSessionResult was removed.': '#31 (the data life cycle)',
-  'RedactEventResult was removed.': '#31 (the data life cycle)',
-  'Event.erasedAt was removed.': '#31 (the data life cycle)',
-  'Account.retentionDays was removed.': '#31 (the data life cycle)',
-  'Query.erasures was removed.': '#31 (the data life cycle)',
-  'Mutation.eraseSession was removed.': '#31 (the data life cycle)',
-  'Mutation.redactEvent was removed.': '#31 (the data life cycle)',
-  'Mutation.setRetentionPolicy was removed.': '#31 (the data life cycle)',
   'SessionContinuedEvent.run was removed.': '#25 (third-party friction)',
 };
 

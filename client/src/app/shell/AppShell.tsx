@@ -69,8 +69,9 @@ export function AppShell() {
         run: () => setTheme(theme === 'dark' ? 'light' : 'dark'),
       },
       { id: 'shortcuts', label: 'Keyboard shortcuts', keywords: 'help keys', shortcut: '?', run: openShortcuts },
+      { id: 'account', label: 'Account: retention, import, erasures', keywords: 'settings retention import erasures delete', run: () => void navigate('/account') },
     ],
-    [newConversation, sidebarShown, toggleSidebar, theme, setTheme, openShortcuts],
+    [newConversation, sidebarShown, toggleSidebar, theme, setTheme, openShortcuts, navigate],
   );
   useCommands(commands);
 

@@ -92,10 +92,10 @@ export function Sidebar({ currentSessionId, drawer, onHide, onSearch, onShortcut
             {HEALTH_LABEL[health]}
           </span>
           {data && (
-            <span className="viewer">
+            <Link to="/account" className="viewer" onClick={onOpen} title="Account: retention, import, erasures">
               <span className="visually-hidden">Signed in as </span>
               {data.viewer.name}
-            </span>
+            </Link>
           )}
         </div>
         <div className="sidebar-footer-actions">

@@ -18,6 +18,10 @@ export const SidebarLineageFragmentDocument = graphql(`
     }
     lineageTree {
       ...LineageMapNode
+      session {
+        id
+        erasedAt
+      }
     }
   }
 `);
@@ -100,7 +104,8 @@ export function useSidebarLineages() {
   }, [endCursor, fetchMore, hasMore, loadingMore]);
 
   return {
-    lineages: connection?.edges.map((edge) => edge.node) ?? [],
+    // A conversation deleted whole is gone from the list; one with a session left still shows.
+    lineages: connection?.edges.map((edge) => edge.node).filter((lineage) => lineage.lineageTree.some((node) => !node.session.erasedAt)) ?? [],
     totalCount: connection?.totalCount ?? 0,
     loading: loading && connection === undefined,
     error,

@@ -15,6 +15,7 @@ import { SuccessorBanner } from '../continuation/SuccessorBanner';
 import { isFollowedState, useContinuationFollower } from '../continuation/useContinuationFollower';
 import { useProposalUpdates } from '../continuation/useContinuationProposal';
 import { useSessionLineage } from '../lineage/useSessionLineage';
+import { useLifecycleActions } from '../lifecycle/useLifecycleActions';
 import { citedEventIds, useCitedRange, type CitedRange } from './cited-range';
 import { Composer } from './Composer';
 import { SessionHeader } from './SessionHeader';
@@ -71,7 +72,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
 
   const latestUserMessage = events.findLast((event) => event.kind === 'USER_MESSAGE');
   // The dialog's default current request; without one there is nothing to continue yet.
-  const requestToContinue = session?.status === 'ACTIVE' ? latestUserMessage?.text : undefined;
+  const requestToContinue = session?.status === 'ACTIVE' && !session.erasedAt ? latestUserMessage?.text : undefined;
   const continuedFrom = lineage?.continuedFrom ?? null;
   const latestContinuation = lineage?.continuations[0] ?? null;
 
@@ -107,6 +108,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
     return offered;
   }, [requestToContinue, openContinueDialog, continuedFrom, latestContinuation, navigate, shell, sessionId]);
   useCommands(commands);
+  const lifecycle = useLifecycleActions(session ?? null, lineage ? lineage.lineageTree.map((node) => node.session.title) : session ? [session.title] : []);
 
   if (transcript.loading) {
     return (
@@ -171,9 +173,11 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
                 View the handoff it started from
               </Link>
             )}
+            {lifecycle.menu(close)}
           </>
         )}
       />
+      {lifecycle.overlay}
       <div className="session-notices">
         {continuedFrom && (
           <SuccessorBanner
@@ -215,7 +219,13 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
       </ProposalFollowContext.Provider>
       <div className="session-footer">
         {session.status === 'ACTIVE' && <AgentActivity activity={agent} onContinue={requestToContinue ? openContinueDialog : undefined} />}
-        <Composer session={session} currentContinuation={lineage?.currentContinuation ?? null} initiation={follower.initiation} />
+        {session.erasedAt ? (
+          <p className="notice" role="status">
+            This session was erased: it takes no more messages.
+          </p>
+        ) : (
+          <Composer session={session} currentContinuation={lineage?.currentContinuation ?? null} initiation={follower.initiation} />
+        )}
       </div>
       {requestToContinue && (
         <ContinueSessionDialog ref={continueAction} session={session} latestUserMessage={requestToContinue} initiation={follower.initiation} />

@@ -9,6 +9,7 @@ import { Markdown } from '../markdown/Markdown';
 import { AttachmentList } from '../attachments/AttachmentList';
 import { eventRangeLink } from './cited-range';
 import { AUTHOR_BY_KIND } from './event-authors';
+import { ErasedEvent } from '../lifecycle/ErasedEvent';
 
 // Only sessions that ask before continuing have proposals: their card and its form load then.
 const ProposalCard = lazy(() => import('../continuation/ProposalCard').then((module) => ({ default: module.ProposalCard })));
@@ -37,10 +38,16 @@ export const TranscriptEventFragmentDocument = graphql(`
         title
       }
     }
+    erasedAt
+    erasure {
+      id
+      reason
+    }
   }
 `);
 
 export function TranscriptEvent({ event }: { event: TranscriptEventFragment }) {
+  if (event.erasedAt) return <ErasedEvent erasedAt={event.erasedAt} reason={event.erasure?.reason ?? null} />;
   if (event.kind === 'CONTINUATION') {
     const card = readTransitionCard(event.data);
     if (card) return <TransitionCard card={card} createdAt={event.createdAt} />;

@@ -22,6 +22,7 @@ export const SessionTranscriptQuery = graphql(`
       eventCount
       tokenCount
       continuationApproval
+      erasedAt
       events(last: $last, before: $before) {
         edges {
           node {

@@ -119,6 +119,7 @@ export class RunWrites {
     const run = await lockLeasedRun(manager, lease);
     if (!run) throw new LeaseLost();
     if (!session || target(run) !== session.id) throw new Error('The run moved to another session while it was being written.');
+    if (session.erasedAt) throw new Error(`Session ${session.id} was erased and takes no more writes.`);
     if (session.status !== SessionStatus.ACTIVE) throw new Error(`Session ${session.id} is ${session.status} and takes no more writes.`);
     return write(session, run);
   }

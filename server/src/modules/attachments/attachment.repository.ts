@@ -33,3 +33,21 @@ export async function findAttachments(manager: EntityManager, accountId: string,
   );
   return rows.map((row) => entityFromRow(manager, AttachmentEntity, row));
 }
+
+/**
+ * Deletes the account's attachments among `cids`, in the caller's transaction (an erasure's: only
+ * an erasure may delete them, and it says so for this transaction), with the bytes the database
+ * keeps for them. Returns the deleted rows: bytes kept elsewhere are the caller's to remove once
+ * the transaction has committed.
+ */
+export async function deleteAttachments(manager: EntityManager, accountId: string, cids: readonly string[]): Promise<AttachmentEntity[]> {
+  if (cids.length === 0) return [];
+  await manager.query(`SELECT set_config('lifecycle.erasing', 'on', true)`);
+  const rows: Record<string, unknown>[] = await manager.query(
+    `WITH deleted AS (DELETE FROM attachments WHERE account_id = $1 AND cid = ANY($2::text[]) RETURNING *),
+     chunks AS (DELETE FROM attachment_chunks WHERE blob_id IN (SELECT storage_key::uuid FROM deleted WHERE storage = 'database'))
+     SELECT * FROM deleted`,
+    [accountId, [...cids]],
+  );
+  return rows.map((row) => entityFromRow(manager, AttachmentEntity, row));
+}

@@ -81,6 +81,7 @@ export function attachmentsRouter({ authenticate, attachments }: AttachmentRoute
     if (!viewer) return;
     const attachment = await attachments.find(viewer, req.params.cid);
     if (!attachment) return sendError(res, 404, 'No such attachment.', 'NOT_FOUND');
+    if (req.headers['if-none-match'] === `"${attachment.cid}"`) return void res.status(304).setHeader('etag', `"${attachment.cid}"`).end();
     const bytes = await attachments.open(attachment);
     res.writeHead(200, {
       'content-type': attachment.mediaType,
@@ -89,9 +90,10 @@ export function attachmentsRouter({ authenticate, attachments }: AttachmentRoute
       'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(attachment.name)}`,
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'; sandbox",
-      // The cid is the hash of the bytes: they never change.
+      // The cid is the hash of the bytes: they never change, but an erasure can remove them, so a
+      // cached copy is checked again each time (answered 304 while the attachment exists).
       etag: `"${attachment.cid}"`,
-      'cache-control': 'private, max-age=31536000, immutable',
+      'cache-control': 'private, no-cache',
     });
     await pipeline(bytes, res).catch((error: unknown) => {
       // The status is sent: a failure can only cut the response short, which the client sees.

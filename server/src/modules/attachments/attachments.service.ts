@@ -5,9 +5,10 @@ import { ErrorCode, OperationFailure } from '../../shared/errors';
 import { storableText } from '../../shared/text';
 import { AttachmentEntity } from './attachment.entity';
 import { findAttachments, recordAttachment } from './attachment.repository';
-import { AttachmentStorage, BlobTooLarge } from './storage/attachment-storage';
+import { AttachmentStorage, BlobTooLarge, StoredBlob } from './storage/attachment-storage';
 import { alignOne } from '../../shared/batch';
 import { Viewer } from '../../shared/viewer';
+import { logger } from '../../platform/observability/logger';
 
 /** An upload as the HTTP route receives it. */
 export interface AttachmentUpload {
@@ -110,6 +111,35 @@ export class AttachmentService {
   async attachmentsByCids(accountId: string, cids: readonly string[]): Promise<(AttachmentEntity | null)[]> {
     const rows = await findAttachments(this.dataSource.manager, accountId, cids.filter(isCid));
     return alignOne(cids, rows, (attachment) => attachment.cid);
+  }
+
+  /**
+   * Stores bytes an import brings, before its transaction records them (storage writes on its own
+   * connections): their key, cid and size, and the storage that holds them. The import records
+   * them with {@link recordAttachment}, or gives them back with {@link unstage} when it fails.
+   */
+  async stage(bytes: Buffer): Promise<{ storage: AttachmentStorage['name']; stored: StoredBlob }> {
+    return { storage: this.storage.name, stored: await this.storage.put(Readable.from([bytes]), Math.max(bytes.length, 1)) };
+  }
+
+  /** Removes bytes staged for an import that did not record them. */
+  async unstage(staged: { storage: AttachmentStorage['name']; stored: StoredBlob }[]): Promise<void> {
+    for (const { storage, stored } of staged) await this.storages.get(storage)?.remove(stored.key).catch(() => undefined);
+  }
+
+  /**
+   * Removes the bytes of attachments whose rows an erasure deleted, from storage outside the
+   * database (the database's own went in the erasure's transaction). A failure is logged and the
+   * others still go: nothing names those bytes any more, so they can never be served.
+   */
+  async discardBytes(deleted: AttachmentEntity[]): Promise<void> {
+    for (const attachment of deleted) {
+      const storage = this.storages.get(attachment.storage);
+      if (!storage || storage.name === 'database') continue;
+      await storage.remove(attachment.storageKey).catch((error: unknown) => {
+        logger.error({ err: error, cid: attachment.cid }, 'Removing the bytes of an erased attachment failed');
+      });
+    }
   }
 
   /** The attachment's bytes, streamed from where they are stored. */

@@ -6,7 +6,7 @@ import { isId } from '../../shared/ids';
 import { ManifestProposal, ProposalStatus, undecidableReason } from './proposals';
 import { Projection, RECENT_EXCHANGE_EVENTS } from './projection/model';
 import { RunKind } from '../conversation/runs';
-import { ContinuationApproval } from '../conversation/sessions';
+import { ContinuationApproval, erasedSessionFailure } from '../conversation/sessions';
 import { sessionTitle } from '../conversation/session-rows';
 import { EventKind } from '../conversation/transcript';
 import { ContinuationEdgeEntity } from './continuation-edge.entity';
@@ -214,6 +214,7 @@ export class ContinuationService {
       this.eventPrefetch(input, branchMessage !== null),
     );
     if (!predecessor) return refuseWith(notFoundFailure('session', ['input', 'sessionId']));
+    if (predecessor.erasedAt) return refuseWith(erasedSessionFailure(['input', 'sessionId']));
     if (options.approving) {
       // Approvals of one proposal queue on the lock; all but the first find it approved.
       const approved = await this.claimProposal(manager, viewer, options.approving.proposalId);

@@ -73,4 +73,8 @@ export class ProjectionManifestEntity {
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
+
+  /** When an erasure removed the texts it carried (handoff, compiled context, relevance notes); its hash stays as recorded. */
+  @Column({ name: 'erased_at', type: 'timestamptz', nullable: true })
+  erasedAt: Date | null;
 }

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import type { EventKind } from './transcript';
 
-/** One transcript entry. Rows are append-only: a trigger refuses UPDATE, DELETE and TRUNCATE. */
+/** One transcript entry. Rows are append-only: a trigger refuses UPDATE, DELETE and TRUNCATE, but for an erasure's. */
 @Entity({ name: 'events' })
 export class EventEntity {
   @PrimaryGeneratedColumn('uuid')
@@ -50,4 +50,8 @@ export class EventEntity {
   /** Cids of the attachments a message links, in order; empty for most events. */
   @Column({ name: 'attachment_cids', type: 'text', array: true })
   attachmentCids: string[];
+
+  /** When an erasure removed the content (text, data, attachment links); structure and hash stay as recorded. */
+  @Column({ name: 'erased_at', type: 'timestamptz', nullable: true })
+  erasedAt: Date | null;
 }

@@ -41,6 +41,7 @@ function newSession(kind: SessionKind, fields: NewSession, lineage: Partial<Sess
     eventCount: 0,
     tokenCount: 0,
     lastEventHash: GENESIS_HASH,
+    erasedAt: null,
     ...lineage,
   });
 }

@@ -58,4 +58,8 @@ export class SessionEntity {
   /** Hash of the newest event: the next event chains from it. */
   @Column({ name: 'last_event_hash', type: 'text', default: '' })
   lastEventHash: string;
+
+  /** When the session's content was erased (it then takes no more writes); null for a session in use. */
+  @Column({ name: 'erased_at', type: 'timestamptz', nullable: true })
+  erasedAt: Date | null;
 }

@@ -1,4 +1,4 @@
-import { ErrorDetail } from '../../shared/errors';
+import { ErrorCode, ErrorDetail, OperationFailure } from '../../shared/errors';
 
 export const SessionKind = {
   ROOT: 'ROOT',
@@ -40,4 +40,13 @@ export function validateSessionText(
     });
   }
   return details;
+}
+
+/** The refusal of a write to an erased session: its content is gone for good, and it takes nothing new. */
+export function erasedSessionFailure(path: string[]): OperationFailure {
+  return {
+    code: ErrorCode.INVALID_INPUT,
+    message: 'This session was erased: it takes no more writes. Start a new conversation.',
+    details: [{ path, message: 'The session is erased.' }],
+  };
 }

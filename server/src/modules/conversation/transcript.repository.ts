@@ -120,6 +120,7 @@ export function chainEvents(session: SessionEntity, drafts: EventDraft[]) {
       clientMessageId: draft.clientMessageId ?? null,
       createdAt: new Date(),
       attachmentCids: draft.attachmentCids ?? [],
+      erasedAt: null,
       tokenCount: draft.tokenCount ?? eventTokenCount(draft.text, draft.data, payload),
     });
     event.hash = eventHash(previousHash, event, payload);

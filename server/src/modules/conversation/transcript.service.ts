@@ -3,7 +3,7 @@ import { ErrorCode, Outcome, fail, succeed, notFound } from '../../shared/errors
 import { EventPageArgs, EventWindow, eventWindow } from './event-window';
 import { isId } from '../../shared/ids';
 import { MAX_PAGE_SIZE } from '../../shared/pagination';
-import { SessionStatus } from './sessions';
+import { SessionStatus, erasedSessionFailure } from './sessions';
 import { EventKind, validateUserMessage } from './transcript';
 import { validateAttachmentCids } from '../attachments/attachments';
 import { findAttachments } from '../attachments/attachment.repository';
@@ -91,6 +91,7 @@ export class TranscriptService {
       const { session, earlier, earlierRun } = await lockForMessage(transaction, viewer.accountId, input.sessionId, input.clientMessageId ?? null);
       if (!session) return sessionNotFound();
       if (earlier) return succeed({ event: earlier, session, run: earlierRun, replayed: true });
+      if (session.erasedAt) return { ok: false, error: erasedSessionFailure(['input', 'sessionId']) };
       // A continued session is read-only; branching happens outside this transaction.
       if (session.status === SessionStatus.CONTINUED) return session;
       if (session.status !== SessionStatus.ACTIVE) {

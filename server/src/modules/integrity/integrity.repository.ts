@@ -52,7 +52,7 @@ export function sessions(query: SqlQuery, pageSize: number): AsyncGenerator<Stor
 export function events(query: SqlQuery, pageSize: number): AsyncGenerator<StoredEvent> {
   return pages(
     query,
-    `SELECT id, session_id, seq, kind, text, data, tool_call_id, replay_of_id, created_at, attachment_cids, hash
+    `SELECT id, session_id, seq, kind, text, data, tool_call_id, replay_of_id, created_at, attachment_cids, hash, erased_at
      FROM events WHERE (session_id, seq) > ($1, $2) ORDER BY session_id, seq LIMIT $3`,
     pageSize,
     [BEFORE_ALL, 0],
@@ -69,6 +69,7 @@ export function events(query: SqlQuery, pageSize: number): AsyncGenerator<Stored
       createdAt: row.created_at as Date,
       attachmentCids: row.attachment_cids as string[],
       hash: row.hash as string,
+      erasedAt: row.erased_at as Date | null,
     }),
   );
 }
@@ -86,6 +87,7 @@ export function edges(query: SqlQuery, pageSize: number): AsyncGenerator<StoredE
             banner.id AS banner_id, banner.kind AS banner_kind, banner.data AS banner_data,
             opening.id AS opening_id, opening.kind AS opening_kind, opening.text AS opening_text,
             opening.replay_of_id AS opening_replay_of_id, opening.attachment_cids AS opening_attachment_cids,
+            opening.erased_at IS NOT NULL AS opening_erased, initiating.erased_at IS NOT NULL AS initiating_erased,
             initiating.text AS initiating_text, initiating.attachment_cids AS initiating_attachment_cids
      FROM continuation_edges e
      LEFT JOIN projection_manifests m ON m.edge_id = e.id
@@ -118,15 +120,17 @@ export function edges(query: SqlQuery, pageSize: number): AsyncGenerator<StoredE
             text: row.opening_text as string | null,
             replayOfId: row.opening_replay_of_id as string | null,
             attachmentCids: row.opening_attachment_cids as string[],
+            erased: row.opening_erased as boolean,
           }
         : null,
       initiatingText: row.initiating_text as string | null,
+      initiatingErased: row.initiating_erased as boolean,
       initiatingAttachmentCids: row.initiating_attachment_cids as string[] | null,
     }),
   );
 }
 
-export function manifests(query: SqlQuery, pageSize: number): AsyncGenerator<ManifestContent & { hash: string }> {
+export function manifests(query: SqlQuery, pageSize: number): AsyncGenerator<ManifestContent & { hash: string; erasedAt: Date | null }> {
   return pages(
     query,
     `SELECT * FROM projection_manifests WHERE id > $1 ORDER BY id LIMIT $2`,
@@ -155,6 +159,7 @@ export function manifests(query: SqlQuery, pageSize: number): AsyncGenerator<Man
       createdAt: (row.created_at as Date).toISOString(),
       ...(row.proposal != null ? { proposal: row.proposal } : {}),
       hash: row.hash as string,
+      erasedAt: row.erased_at as Date | null,
     }),
   );
 }

@@ -15,6 +15,8 @@ export interface VerifyOptions {
 /** How many of each kind of row were checked, and how many violations were found. */
 export interface VerifyReport {
   checked: { sessions: number; events: number; edges: number; manifests: number; runs: number };
+  /** Events and manifests whose content an erasure removed: their hashes stand as recorded, and they are no violation. */
+  erased: { events: number; manifests: number };
   violations: number;
 }
 
@@ -43,6 +45,7 @@ export async function verifyDatabase(query: SqlQuery, options: VerifyOptions): P
 async function verifySnapshot(query: SqlQuery, options: VerifyOptions): Promise<VerifyReport> {
   const pageSize = options.pageSize ?? DEFAULT_VERIFY_PAGE_SIZE;
   const checked = { sessions: 0, events: 0, edges: 0, manifests: 0, runs: 0 };
+  const erased = { events: 0, manifests: 0 };
   let violations = 0;
   const report = (found: Violation[]) => {
     for (const violation of found) {
@@ -62,6 +65,7 @@ async function verifySnapshot(query: SqlQuery, options: VerifyOptions): Promise<
       report(transcript.event(next.value));
     }
     report(transcript.finish());
+    erased.events += transcript.erased;
   }
   for await (const edge of rows.edges(query, pageSize)) {
     checked.edges += 1;
@@ -69,6 +73,7 @@ async function verifySnapshot(query: SqlQuery, options: VerifyOptions): Promise<
   }
   for await (const manifest of rows.manifests(query, pageSize)) {
     checked.manifests += 1;
+    if (manifest.erasedAt) erased.manifests += 1;
     report(manifestViolations(manifest));
   }
   const now = await rows.databaseNow(query);
@@ -76,5 +81,5 @@ async function verifySnapshot(query: SqlQuery, options: VerifyOptions): Promise<
     checked.runs += 1;
     report(runViolations(run, now, options.leaseGraceMs ?? DEFAULT_LEASE_GRACE_MS));
   }
-  return { checked, violations };
+  return { checked, erased, violations };
 }

@@ -39,6 +39,8 @@ export type ViolationCode = (typeof ViolationCode)[keyof typeof ViolationCode];
 export interface StoredEvent extends EventContent {
   id: string;
   hash: string;
+  /** Set when an erasure removed the content: the hash stays as recorded and cannot be recomputed. */
+  erasedAt?: Date | string | null;
 }
 
 /** A session's stored totals, which its events must agree with. */
@@ -54,12 +56,16 @@ export interface StoredSession {
 /**
  * Follows one session's events in seq order, a page at a time: recomputes each hash from the
  * previous event's stored hash (so one altered event is one violation) and checks that seq runs
- * from 1 without gaps. `finish` checks the session's totals against what it saw.
+ * from 1 without gaps. An erased event's content is gone, so its hash is taken as recorded and
+ * counted apart: the chain still verifies around it, from the events before to those after.
+ * `finish` checks the session's totals against what it saw.
  */
 export class TranscriptCheck {
   private previousHash = GENESIS_HASH;
   private lastSeq = 0;
   private count = 0;
+  /** Erased events seen: reported apart from violations. */
+  erased = 0;
 
   constructor(private readonly session: StoredSession) {}
 
@@ -73,7 +79,8 @@ export class TranscriptCheck {
         ids,
       });
     }
-    const expected = eventHash(this.previousHash, event);
+    const expected = event.erasedAt ? event.hash : eventHash(this.previousHash, event);
+    if (event.erasedAt) this.erased += 1;
     if (expected !== event.hash) {
       violations.push({
         code: ViolationCode.EVENT_HASH_MISMATCH,
@@ -123,8 +130,10 @@ export interface StoredEdge {
   transitionCardId: string | null;
   banner: { id: string; kind: string; data: unknown } | null;
   /** The successor's second event. */
-  opening: { id: string; kind: string; text: string | null; replayOfId: string | null; attachmentCids: string[] } | null;
+  opening: { id: string; kind: string; text: string | null; replayOfId: string | null; attachmentCids: string[]; erased?: boolean } | null;
   initiatingText: string | null;
+  /** Whether the initiating message's content was erased: its replay then cannot be compared with it. */
+  initiatingErased?: boolean;
   /** The attachments the initiating message links, which its replay links too. */
   initiatingAttachmentCids: string[] | null;
 }
@@ -163,10 +172,10 @@ export function edgeViolations(edge: StoredEdge): Violation[] {
     });
   }
   const { opening } = edge;
+  const erased = opening?.erased === true || edge.initiatingErased === true;
   const replayed =
     opening?.replayOfId === edge.initiatingEventId &&
-    opening.text === edge.initiatingText &&
-    canonicalJson(opening.attachmentCids) === canonicalJson(edge.initiatingAttachmentCids ?? []);
+    (erased || (opening.text === edge.initiatingText && canonicalJson(opening.attachmentCids) === canonicalJson(edge.initiatingAttachmentCids ?? [])));
   const branched = opening?.replayOfId == null && opening?.id === edge.initiatingEventId;
   if (!opening || opening.kind !== EventKind.USER_MESSAGE || !(replayed || branched)) {
     violations.push({
@@ -178,9 +187,10 @@ export function edgeViolations(edge: StoredEdge): Violation[] {
   return violations;
 }
 
-/** A manifest as stored: its content and the hash written with it. */
-export function manifestViolations(manifest: ManifestContent & { hash: string }): Violation[] {
-  const { hash, ...content } = manifest;
+/** A manifest as stored: its content and the hash written with it; an erased one keeps its hash as recorded, unchecked. */
+export function manifestViolations(manifest: ManifestContent & { hash: string; erasedAt?: Date | string | null }): Violation[] {
+  const { hash, erasedAt, ...content } = manifest;
+  if (erasedAt) return [];
   const expected = manifestHash(content);
   return expected === hash
     ? []

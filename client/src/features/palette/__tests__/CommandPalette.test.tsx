@@ -67,7 +67,7 @@ function lineage(id: string, title: string, predecessors: string[] = []): Sideba
     lineageTree: sessions.map((sessionTitle, index) => ({
       __typename: 'LineageNode',
       depth: index,
-      session: { __typename: 'Session', id: ids[index], title: sessionTitle, status: index === sessions.length - 1 ? 'ACTIVE' : 'CONTINUED', createdAt: `2026-03-01T0${index}:00:00.000Z` },
+      session: { __typename: 'Session', id: ids[index], title: sessionTitle, status: index === sessions.length - 1 ? 'ACTIVE' : 'CONTINUED', createdAt: `2026-03-01T0${index}:00:00.000Z`, erasedAt: null },
       edge:
         index === 0
           ? null

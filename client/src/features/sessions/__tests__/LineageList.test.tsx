@@ -16,7 +16,7 @@ function node(id: string, title: string, at: number, predecessor: { id: string; 
   return {
     __typename: 'LineageNode',
     depth: predecessor ? 1 : 0,
-    session: { __typename: 'Session', id, title, status: 'ACTIVE', createdAt },
+    session: { __typename: 'Session', id, title, status: 'ACTIVE', createdAt, erasedAt: null },
     edge: predecessor && {
       __typename: 'ContinuationEdge',
       id: `edge-${id}`,

@@ -5,7 +5,7 @@ import { JSONScalar } from '../../../shared/graphql/scalars';
 import { Node } from '../../../shared/graphql/node.type';
 
 @ObjectType({
-  description: 'One entry of a transcript. Events are append-only: never updated, never deleted.',
+  description: 'One entry of a transcript. Events are append-only: never updated, never deleted; an erasure removes only their content.',
   implements: Node,
   simpleResolvers: true,
 })
@@ -39,6 +39,13 @@ export class Event {
 
   @Field({ description: 'When the event was appended.' })
   createdAt: Date;
+
+  @Field(() => Date, {
+    nullable: true,
+    description:
+      "When the event's content was erased (eraseSession, redactEvent, retention): text, data and attachments are gone; id, seq, kind and hash remain.",
+  })
+  erasedAt: Date | null;
 }
 
 @ObjectType({ description: 'An event of a transcript page, with its cursor.' })

@@ -23,6 +23,12 @@ export class Session {
   @Field({ description: 'When the session was created.' })
   createdAt: Date;
 
+  @Field(() => Date, {
+    nullable: true,
+    description: 'When the content of the session was erased (its title, its events, its plan); it then takes no more messages. Null for a session in use.',
+  })
+  erasedAt: Date | null;
+
   @Field(() => Int, { description: 'Number of events in the transcript (a running total, not a scan).' })
   eventCount: number;
 

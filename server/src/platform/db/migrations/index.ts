@@ -13,6 +13,7 @@ import { ContentSearch1796065200000 } from './1796065200000-ContentSearch';
 import { ContinuationProposals1796068800000 } from './1796068800000-ContinuationProposals';
 import { SearchIndexesWithoutPendingList1796072400000 } from './1796072400000-SearchIndexesWithoutPendingList';
 import { SearchTermStatistics1796076000000 } from './1796076000000-SearchTermStatistics';
+import { DataLifecycle1796181596470 } from './1796181596470-DataLifecycle';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   ContinuationProposals1796068800000,
   SearchIndexesWithoutPendingList1796072400000,
   SearchTermStatistics1796076000000,
+  DataLifecycle1796181596470,
 ];

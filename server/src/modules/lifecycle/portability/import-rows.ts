@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import { ContinuationEdgeEntity } from '../../continuation/continuation-edge.entity';
+import { ManifestContent, manifestHash, sha256 } from '../../continuation/projection/manifest';
+import { ProjectionManifestEntity } from '../../continuation/projection-manifest.entity';
+import { EventEntity } from '../../conversation/event.entity';
+import { SessionEntity } from '../../conversation/session.entity';
+import { GENESIS_HASH, eventHash } from '../../conversation/transcript';
+import type { EventKind } from '../../conversation/transcript';
+import type { ContinuationApproval, SessionKind, SessionStatus } from '../../conversation/sessions';
+import { PlanRevisionEntity } from '../../plans/plan-revision.entity';
+import type { Bundle, BundleEvent, BundleManifest, BundleSession } from './bundle';
+import { IdRewriter, VersionMap, renumberVersion } from './import-ids';
+
+/** A bundle's records as rows of the importing account: new ids, every reference rewritten, hash chains and manifest hashes computed anew. */
+export interface ImportedRows {
+  sessions: SessionEntity[];
+  events: EventEntity[];
+  edges: ContinuationEdgeEntity[];
+  manifests: ProjectionManifestEntity[];
+  plans: PlanRevisionEntity[];
+  rootSessionId: string;
+}
+
+const date = (value: string | null) => (value === null ? null : new Date(value));
+
+/** A new id for every session, event, edge, manifest and plan revision the bundle holds. */
+export function newIds(bundle: Bundle): IdRewriter {
+  const ids = new Map<string, string>();
+  for (const records of [bundle.sessions, bundle.events, bundle.edges, bundle.manifests, bundle.plans]) {
+    for (const record of records) ids.set(record.id, randomUUID());
+  }
+  return new IdRewriter(ids);
+}
+
+/**
+ * The rows to write. A session whose parent, fork point or lineage lies outside the bundle becomes
+ * a root of its own lineage, and one whose successors are outside it is ACTIVE again: the importing
+ * account holds only what the bundle holds.
+ */
+export function importedRows(bundle: Bundle, accountId: string, ids: IdRewriter, versions: VersionMap): ImportedRows {
+  const successors = new Set(bundle.edges.map((edge) => edge.predecessorId));
+  const sessions = bundle.sessions.map((session) => importedSession(session, accountId, ids, successors.has(session.id)));
+  const depthOf = new Map(sessions.map((session) => [session.id, session.lineageDepth]));
+  const events = importedEvents(bundle, sessions, accountId, ids);
+  const edges = bundle.edges.map((edge) =>
+    Object.assign(new ContinuationEdgeEntity(), {
+      id: ids.id(edge.id),
+      accountId,
+      predecessorId: ids.id(edge.predecessorId),
+      predecessorDepth: depthOf.get(ids.id(edge.predecessorId)),
+      successorId: ids.id(edge.successorId),
+      successorDepth: depthOf.get(ids.id(edge.successorId)),
+      reason: edge.reason,
+      actor: edge.actor,
+      initiatingEventId: ids.id(edge.initiatingEventId),
+      idempotencyKey: `import:${ids.id(edge.id)}`,
+      requestFingerprint: sha256(`import:${edge.id}`),
+      createdAt: new Date(edge.createdAt),
+    }),
+  );
+  const manifests = bundle.manifests.map((manifest) => importedManifest(manifest, accountId, ids, versions));
+  const plans = bundle.plans.map((plan) =>
+    Object.assign(new PlanRevisionEntity(), {
+      id: ids.id(plan.id),
+      accountId,
+      sessionId: ids.id(plan.sessionId),
+      revision: plan.revision,
+      closed: plan.closed,
+      steps: ids.value(plan.steps),
+      createdAt: new Date(plan.createdAt),
+      erasedAt: date(plan.erasedAt),
+    }),
+  );
+  return { sessions, events, edges, manifests, plans, rootSessionId: ids.id(bundle.header.rootSessionId) };
+}
+
+function importedSession(session: BundleSession, accountId: string, ids: IdRewriter, hasSuccessor: boolean): SessionEntity {
+  const id = ids.id(session.id);
+  const origin = ids.inside(session.originId);
+  const parent = ids.inside(session.parentId);
+  const forkPoint = ids.inside(session.forkedFromEventId);
+  const ownRoot = (session.kind === 'CHILD' && !parent) || (session.kind === 'FORK' && !forkPoint);
+  return Object.assign(new SessionEntity(), {
+    id,
+    accountId,
+    kind: (ownRoot ? 'ROOT' : session.kind) as SessionKind,
+    status: (session.status === 'CONTINUED' && !hasSuccessor ? 'ACTIVE' : session.status) as SessionStatus,
+    title: session.title,
+    description: session.description,
+    createdAt: new Date(session.createdAt),
+    eventCount: session.eventCount,
+    tokenCount: session.tokenCount,
+    originId: origin ?? id,
+    lineageDepth: origin ? session.lineageDepth : 0,
+    continuationStreak: session.continuationStreak,
+    parentId: ownRoot ? null : parent,
+    forkedFromEventId: ownRoot ? null : forkPoint,
+    continuationApproval: session.continuationApproval as ContinuationApproval,
+    lastEventHash: GENESIS_HASH,
+    erasedAt: date(session.erasedAt),
+  });
+}
+
+/** Each session's events in order, chained anew under their new ids; an erased event's hash is computed over what it still holds. */
+function importedEvents(bundle: Bundle, sessions: SessionEntity[], accountId: string, ids: IdRewriter): EventEntity[] {
+  const bySession = new Map<string, BundleEvent[]>();
+  for (const event of bundle.events) {
+    const list = bySession.get(event.sessionId);
+    if (list) list.push(event);
+    else bySession.set(event.sessionId, [event]);
+  }
+  const originalOf = new Map(bundle.sessions.map((original) => [ids.id(original.id), original]));
+  const events: EventEntity[] = [];
+  for (const session of sessions) {
+    let previousHash = GENESIS_HASH;
+    const original = originalOf.get(session.id)!;
+    for (const event of bySession.get(original.id) ?? []) {
+      const imported = Object.assign(new EventEntity(), {
+        id: ids.id(event.id),
+        sessionId: session.id,
+        accountId,
+        seq: event.seq,
+        kind: event.kind as EventKind,
+        text: ids.text(event.text),
+        data: ids.value(event.data ?? null) as object | null,
+        toolCallId: event.toolCallId,
+        tokenCount: event.tokenCount,
+        tokenTotal: event.tokenTotal,
+        replayOfId: ids.inside(event.replayOfId),
+        clientMessageId: event.clientMessageId,
+        createdAt: new Date(event.createdAt),
+        attachmentCids: event.attachmentCids,
+        erasedAt: date(event.erasedAt),
+      });
+      imported.hash = eventHash(previousHash, imported);
+      previousHash = imported.hash;
+      events.push(imported);
+    }
+    session.lastEventHash = previousHash;
+  }
+  return events;
+}
+
+function importedManifest(manifest: BundleManifest, accountId: string, ids: IdRewriter, versions: VersionMap): ProjectionManifestEntity {
+  const renumbered = (list: unknown) => (Array.isArray(list) ? list.map((entry) => renumberVersion(entry, versions)) : list);
+  const transferred = ids.value(manifest.transferredState) as { pinnedResources?: unknown } | null;
+  const content: ManifestContent = {
+    id: ids.id(manifest.id),
+    edgeId: ids.id(manifest.edgeId),
+    predecessorId: ids.id(manifest.predecessorId),
+    successorId: ids.id(manifest.successorId),
+    originId: ids.id(manifest.originId),
+    initiatingEventId: ids.id(manifest.initiatingEventId),
+    actor: manifest.actor,
+    reason: manifest.reason,
+    handoff: ids.value(manifest.handoff),
+    sources: renumbered(ids.value(manifest.sources)),
+    items: renumbered(ids.value(manifest.items)),
+    transferredState: transferred && typeof transferred === 'object' ? { ...transferred, pinnedResources: renumbered(transferred.pinnedResources ?? []) } : transferred,
+    lineageBlock: ids.text(manifest.lineageBlock),
+    context: ids.value(manifest.context),
+    compilerVersion: manifest.compilerVersion,
+    modelVersion: manifest.modelVersion,
+    tokenBudget: manifest.tokenBudget,
+    tokenCost: manifest.tokenCost,
+    createdAt: manifest.createdAt,
+    ...(manifest.proposal !== undefined && manifest.proposal !== null ? { proposal: ids.value(manifest.proposal) } : {}),
+  };
+  return Object.assign(new ProjectionManifestEntity(), {
+    proposal: null,
+    ...content,
+    accountId,
+    createdAt: new Date(manifest.createdAt),
+    hash: manifestHash(content),
+    erasedAt: date(manifest.erasedAt),
+  });
+}
