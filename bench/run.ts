@@ -27,7 +27,7 @@ const LINEAGE_DEPTH = 1000;
 const LINEAGE_LENGTH = LINEAGE_DEPTH + 1;
 const LINEAGE_RUNS = 30;
 const LINEAGE_WARMUP = 3;
-const CONTINUE_TARGET = 0.5;
+const CONTINUE_TARGET = 0.6;
 const LINEAGE_TARGET = 2;
 
 const SECTIONS = ['continue', 'message', 'lineage', 'compile', 'turn'] as const;
@@ -59,7 +59,7 @@ type MessageRound = ContinueRound;
 const MESSAGE_OPERATIONS: Record<number, number> = { 1: 200, 4: 400, 16: 800 };
 /** Messages each side posts before timing: a message costs less than a continuation, so the JIT needs more. */
 const MESSAGE_WARMUP = 2_000;
-const MESSAGE_TARGET = 0.5;
+const MESSAGE_TARGET = 0.7;
 
 /** Turns whose context each side loads per round, at the built-in agent's default concurrency. */
 const TURN_LOADS = 400;
