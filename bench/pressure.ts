@@ -18,6 +18,7 @@ const SESSIONS = Number(process.env.PRESSURE_SESSIONS ?? 12);
 const WINDOW = 8_000;
 const THRESHOLD = 0.7;
 const FIRST_TOKEN_MS = 25;
+/** Nominal: timers stretch it, and the stand-in records the time actually waited. */
 const PER_TOKEN_MS = 1;
 
 const POST = `mutation ($s: ID!, $t: String!) { postMessage(input: { sessionId: $s, text: $t }) { ... on PostMessageSuccess { run { id } } ... on OperationError { code message } } }`;
@@ -52,7 +53,7 @@ async function untilSettled(client: GraphQLClient, sessionId: string): Promise<S
 function serverShare(postedAt: number, requests: StandInRequest[]): number {
   const answering = requests[requests.length - 1];
   const drafts = requests.slice(0, -1).reduce((sum, request) => sum + request.modelTimeMs, 0);
-  return answering.firstTokenAt! - postedAt - drafts - FIRST_TOKEN_MS;
+  return answering.firstTokenAt! - postedAt - drafts - answering.modelFirstTokenMs;
 }
 
 runOnNewDatabase(async (databaseUrl) => {
@@ -88,6 +89,12 @@ runOnNewDatabase(async (databaseUrl) => {
         const requests = model.requests.slice(before);
         if (state.status === 'CONTINUED') {
           continued.push(serverShare(postedAt, requests));
+          const answering = requests[requests.length - 1];
+          const draft = requests[requests.length - 2];
+          log(
+            `  message to draft call ${fixed(requests[0].arrivedAt - postedAt)} ms; ${requests.length - 1} draft call(s), the last ${fixed(draft.finishedAt! - draft.arrivedAt)} ms ` +
+              `(model ${fixed(draft.modelTimeMs)}); draft to the successor's call ${fixed(answering.arrivedAt - draft.finishedAt!)} ms; its first token ${fixed(answering.firstTokenAt! - answering.arrivedAt)} ms (model ${fixed(answering.modelFirstTokenMs)})`,
+          );
           break;
         }
         plain.push(serverShare(postedAt, requests));

@@ -107,6 +107,8 @@ export interface StandInRequest {
   finishedAt: number | null;
   /** The delay the stand-in added on purpose while answering: what a benchmark subtracts. */
   modelTimeMs: number;
+  /** The part of it before the first token. */
+  modelFirstTokenMs: number;
 }
 
 export interface ModelStandIn {
@@ -201,6 +203,7 @@ export async function startModelStandIn(initial: ModelStandInOptions): Promise<M
       firstTokenAt: null,
       finishedAt: null,
       modelTimeMs: 0,
+      modelFirstTokenMs: 0,
     };
   }
 
@@ -258,8 +261,10 @@ export async function startModelStandIn(initial: ModelStandInOptions): Promise<M
       await streamAnswer(response, record, produced, timing, provider);
     } else {
       const delay = (timing.firstTokenMs ?? 0) + (timing.perTokenMs ?? 0) * produced.length;
+      const from = now();
       if (delay > 0) await sleep(delay);
-      record.modelTimeMs = delay;
+      record.modelTimeMs = now() - from;
+      record.modelFirstTokenMs = record.modelTimeMs;
       if (response.destroyed) return markAborted(record);
       record.firstTokenAt = now();
       sendJson(response, 200, completionBody(record, provider));

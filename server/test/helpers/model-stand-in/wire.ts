@@ -101,9 +101,15 @@ export async function streamAnswer(
 
   const firstTokenMs = timing.firstTokenMs ?? 0;
   const perTokenMs = timing.perTokenMs ?? 0;
+  // The time actually spent waiting, which timers stretch beyond what was asked.
   let modelTime = 0;
-  if (firstTokenMs > 0) await sleep(firstTokenMs);
-  modelTime += firstTokenMs;
+  const wait = async (ms: number) => {
+    const from = now();
+    await sleep(ms);
+    modelTime += now() - from;
+  };
+  if (firstTokenMs > 0) await wait(firstTokenMs);
+  record.modelFirstTokenMs = modelTime;
   if (response.destroyed) return markAborted(record);
   response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const call = record.toolCall;
@@ -113,8 +119,7 @@ export async function streamAnswer(
   let first = true;
   for (const piece of decodeGenerator(tokens)) {
     if (!first && perTokenMs > 0) {
-      await sleep(perTokenMs);
-      modelTime += perTokenMs;
+      await wait(perTokenMs);
     }
     first = false;
     if (response.destroyed) return markAborted(record);
