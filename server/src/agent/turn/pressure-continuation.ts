@@ -17,6 +17,8 @@ import type { RunWrites } from './run-writes';
 import { parseArguments } from './tool-calls';
 import type { TurnStart } from './turn-context';
 
+/** A successor's first request beyond its projection and the fixed part: the frames of its two messages, with room to spare. */
+const SUCCESSOR_FRAME_TOKENS = 256;
 /** Drafts asked of the model before the runtime writes the handoff itself. */
 const DRAFT_ATTEMPTS = 2;
 /** Refusals that mean the draft was wrong, which the model may correct; any other refusal is the session's state. */
@@ -124,6 +126,12 @@ export class PressureContinuation {
     }
     await this.writes.succeedElsewhere(lease);
     return start.session.continuationApproval === ContinuationApproval.ASK ? 'PROPOSED' : 'CONTINUED';
+  }
+
+  /** The largest projection budget whose successor's first request still fits the window, with room for its message's frame. */
+  largestBudget(start: TurnStart): number {
+    const fixed = start.promptTokens - start.facts.contextUsage.tokens;
+    return Math.max(CONTINUATION_LIMITS.minTokenBudget, start.windowTokens - start.reserveTokens - fixed - SUCCESSOR_FRAME_TOKENS);
   }
 
   /**

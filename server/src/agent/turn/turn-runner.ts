@@ -144,7 +144,8 @@ export class TurnRunner {
         signal.throwIfAborted();
         let outcome;
         if (call.name === 'continue_session' && !delegated) {
-          outcome = await this.tools.continueSession(lease, run, start, call);
+          // The built-in agent reads no window; a model's successor must fit its own.
+          outcome = await this.tools.continueSession(lease, run, start, call, this.provider.continuesAtThreshold ? null : this.pressure.largestBudget(start));
           if (outcome === 'ENDED') return;
         } else if (call.name === 'delegate' && !delegated) {
           outcome = await this.tools.delegate(lease, start, call);
