@@ -1,3 +1,4 @@
+import { DEFAULT_CONTINUATION_POLICY } from '../../src/modules/continuation/continuations.service';
 import { createSession } from '../helpers/continuations';
 import { GraphQLTestClient } from '../helpers/graphql-client';
 import { ModelStandIn, startModelStandIn } from '../helpers/model-stand-in';
@@ -136,5 +137,43 @@ describe('a model whose real context (5,000) is below the configured window (12,
     expect(model.requests.slice(firstRefusal + 1).filter((request) => request.overContext)).toEqual([]);
     expect(await failedRuns(client, turns)).toBe(0);
     expect(turns.some((turn) => turn.continuedTo)).toBe(true);
+  });
+});
+
+describe('a continuation refused by the rate limit', () => {
+  let model: ModelStandIn;
+  let server: TestServer;
+  let client: GraphQLTestClient;
+
+  beforeAll(async () => {
+    model = await startModelStandIn({ contextTokens: 8_000, replyTokens: 60 });
+    server = await startTestServer({
+      agent: agentOnStandIn(model, 8_000, 0.7),
+      continuationPolicy: { ...DEFAULT_CONTINUATION_POLICY, perAccountPerMinute: 1 },
+    });
+    client = await server.newAccount('limited');
+  });
+  afterAll(async () => {
+    await server.close();
+    await model.close();
+  });
+
+  it('answers in place with the budgeted context, every request inside the window, no run failed', async () => {
+    const origin = await createSession(client, 'Quay walls');
+    const turns = await converse(client, model, origin, messages(45, 1200));
+    expect(turns.filter((turn) => turn.continuedTo)).toHaveLength(1);
+    const successorTurns = turns.slice(turns.findIndex((turn) => turn.continuedTo) + 1);
+    // Past the successor's threshold the continuation is refused and the message answered here; the
+    // next messages, within the rate's minute, are answered here without asking for a draft.
+    const refusedAt = successorTurns.findIndex((turn) => turn.requests.some((request) => request.forced !== null));
+    expect(refusedAt).toBeGreaterThanOrEqual(0);
+    expect(successorTurns[refusedAt].requests[successorTurns[refusedAt].requests.length - 1].forced).toBeNull();
+    const after = successorTurns.slice(refusedAt + 1);
+    expect(after.length).toBeGreaterThan(5);
+    expect(after.every((turn) => turn.requests.length === 1 && turn.requests[0].forced === null)).toBe(true);
+    expect(successorTurns.every((turn) => showsWholeOrSaysSo(turn, turn.requests[turn.requests.length - 1]))).toBe(true);
+    expect(omissionNote(after[after.length - 1].requests[0])).not.toBeNull();
+    expect(model.requests.filter((request) => request.overContext || request.outcome !== 'answered')).toEqual([]);
+    expect(await failedRuns(client, turns)).toBe(0);
   });
 });

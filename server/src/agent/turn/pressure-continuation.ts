@@ -24,6 +24,9 @@ const DRAFT_ATTEMPTS = 2;
 /** Refusals that mean the draft was wrong, which the model may correct; any other refusal is the session's state. */
 const DRAFT_PROBLEMS = new Set<string>([ErrorCode.INVALID_INPUT, ErrorCode.SOURCE_NOT_FOUND]);
 
+/** How long an account refused for its rate of continuations is not asked for drafts: the rate's window. */
+const RATE_LIMIT_PAUSE_MS = 60_000;
+
 /** What became of a turn that started past the threshold. */
 export type PressureOutcome = 'CONTINUED' | 'PROPOSED' | 'ANSWER_HERE';
 
@@ -35,6 +38,9 @@ export type PressureOutcome = 'CONTINUED' | 'PROPOSED' | 'ANSWER_HERE';
  * A draft wrong twice, or a model that fails, gets a minimal handoff the runtime writes itself.
  */
 export class PressureContinuation {
+  /** Accounts whose continuations were refused for their rate, until when: their turns answer in place meanwhile. */
+  private readonly rateLimitedUntil = new Map<string, number>();
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly writes: RunWrites,
@@ -57,6 +63,8 @@ export class PressureContinuation {
     const message = start.facts.userMessage;
     if (this.provider.continuesAtThreshold || run.kind !== RunKind.TURN || !message || message.replayed) return false;
     if (start.facts.rejectedContinuation || start.promptTokens < this.threshold * start.windowTokens) return false;
+    if ((this.rateLimitedUntil.get(run.accountId) ?? 0) > Date.now()) return false;
+    this.rateLimitedUntil.delete(run.accountId);
     if (start.session.continuationApproval !== ContinuationApproval.ASK) return true;
     const asked = await this.dataSource.manager.countBy(ContinuationProposalEntity, {
       sessionId: start.session.id,
@@ -84,7 +92,7 @@ export class PressureContinuation {
         const parsed = call ? this.request(run, start, key, call.arguments) : { ok: false as const, problems: ['No continue_session call was made.'] };
         if (parsed.ok) {
           const outcome = await this.write(lease, run, start, parsed.request);
-          if (outcome.ok || !DRAFT_PROBLEMS.has(outcome.error.code)) return this.settled(lease, start, outcome, 'draft');
+          if (outcome.ok || !DRAFT_PROBLEMS.has(outcome.error.code)) return this.settled(lease, run, start, outcome, 'draft');
           problems = `${outcome.error.code}: ${outcome.error.message}${outcome.error.details.map((detail) => ` ${detail.path.join('.')}: ${detail.message}`).join(';')}`;
         } else {
           problems = `INVALID_INPUT: ${parsed.problems.join('; ')}`;
@@ -98,7 +106,7 @@ export class PressureContinuation {
       }
       logger.warn({ sessionId: start.session.id, attempt, problems }, 'A handoff drafted at the context threshold was refused');
     }
-    return this.settled(lease, start, await this.write(lease, run, start, runtimeHandoff(run, start, key, this.successorBudget(start))), 'runtime');
+    return this.settled(lease, run, start, await this.write(lease, run, start, runtimeHandoff(run, start, key, this.successorBudget(start))), 'runtime');
   }
 
   /** The draft as a request: the model's fields checked as the API checks them, the runtime's fields and reason laid over them. */
@@ -119,8 +127,10 @@ export class PressureContinuation {
     return this.continuations.continueSession(start.viewer, request, { actor: Actor.SYSTEM, callerRunId: run.id });
   }
 
-  private async settled(lease: Lease, start: TurnStart, outcome: Outcome<unknown>, author: 'draft' | 'runtime'): Promise<PressureOutcome> {
+  private async settled(lease: Lease, run: RunEntity, start: TurnStart, outcome: Outcome<unknown>, author: 'draft' | 'runtime'): Promise<PressureOutcome> {
     if (!outcome.ok) {
+      // Drafts asked while the rate stays exceeded would be thrown away.
+      if (outcome.error.code === ErrorCode.RATE_LIMITED) this.rateLimitedUntil.set(run.accountId, Date.now() + RATE_LIMIT_PAUSE_MS);
       logger.warn({ sessionId: start.session.id, code: outcome.error.code, author }, 'The session could not continue at the context threshold; the turn answers in place');
       return 'ANSWER_HERE';
     }
