@@ -20,6 +20,7 @@ import { TITLE_MAX_CHARS } from '../../modules/conversation/sessions';
  */
 export class BuiltinAgent implements ModelProvider {
   readonly name = 'builtin';
+  readonly continuesAtThreshold = true;
 
   /** `pauseMs` between the word groups of a streamed answer, as a model producing tokens pauses. */
   constructor(private readonly pauseMs = 5) {}
