@@ -31,6 +31,10 @@ export async function startApollo(options: {
     // The API is public and typed: codegen and GraphiQL introspect it in production too (Apollo's
     // default turns introspection off under NODE_ENV=production).
     introspection: true,
+    // GET serves queries (GraphQL over HTTP; urql and Relay send them so), mutations stay POST-only.
+    // The key travels in the Authorization header, never in a cookie: a request carrying it is no
+    // simple request a form or an <img> could make, so it cannot be a cross-site request forgery.
+    csrfPrevention: { requestHeaders: ['authorization', 'apollo-require-preflight', 'x-apollo-operation-name'] },
     parseOptions,
     validationRules: limitRules,
     // The process entry point owns signals: it stops HTTP, WebSocket and the database in order.
