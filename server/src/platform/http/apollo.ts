@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { ApolloServer, BaseContext } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { formatGraphQLError } from '../../shared/graphql/errors';
 import { logger } from '../observability/logger';
@@ -13,6 +13,14 @@ import { unexpectedErrorLog } from './request-log';
 
 /** What a GraphQL request's context carries for its log lines, besides what the modules add. */
 export type HttpContext = BaseContext & { requestId?: string; log?: Logger };
+
+/** A subscription has no single answer: it is served by the streaming transports. */
+function subscriptionOverHttpError(): GraphQLError {
+  return new GraphQLError(
+    'Subscriptions are not served over plain HTTP: subscribe over WebSocket at /graphql (the graphql-ws protocol) or over Server-Sent Events at /graphql/stream (the graphql-sse protocol).',
+    { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } },
+  );
+}
 
 /**
  * Apollo Server for GraphQL over HTTP, with the operation limits, metrics and error log of every
@@ -47,6 +55,7 @@ export async function startApollo(options: {
         async requestDidStart() {
           return {
             async didResolveOperation({ request, document, operation }) {
+              if (operation?.operation === 'subscription') throw subscriptionOverHttpError();
               // Apollo Server has resolved the operation by now; its type cannot say so.
               const error = operation && operationCostError(schema, document, operation, request.variables);
               if (error) throw error;

@@ -1,16 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Viewer } from '../../shared/viewer';
-import { formatGraphQLError, isUnexpectedError } from '../../shared/graphql/errors';
-import { logger } from '../observability/logger';
 import { metrics } from '../observability/metrics';
 import { CorsOrigins, webSocketOriginAllowed } from './cors';
 import { shareResults, subscribeSharingResults } from './subscription-fan-out';
-import { prepareOperation } from './ws-operation';
+import { formatStreamErrors, prepareOperation } from './stream-operation';
 
 export interface GraphQLWebSocketOptions {
   schema: GraphQLSchema;
@@ -28,15 +24,7 @@ export interface GraphQLWebSocketOptions {
  */
 export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWebSocketOptions): { dispose(): void | Promise<void> } {
   const { schema, development, corsOrigins } = options;
-  // A subscription's errors have no HTTP request: each unexpected one gets an id of its own.
-  const formatForSocket = (errors: readonly GraphQLError[]) =>
-    errors.map((error) => {
-      const formatted = error.toJSON();
-      if (!isUnexpectedError(formatted, error)) return formatGraphQLError(formatted, error, development);
-      const requestId = randomUUID();
-      logger.error({ err: unwrapResolverError(error), reqId: requestId }, 'Unexpected error in a GraphQL operation over WebSocket');
-      return formatGraphQLError({ ...formatted, extensions: { ...formatted.extensions, requestId } }, error, development);
-    });
+  const formatForSocket = (errors: readonly GraphQLError[]) => formatStreamErrors(errors, development, 'WebSocket');
   const wsServer = new WebSocketServer({
     server: httpServer,
     path: '/graphql',

@@ -10,6 +10,7 @@ import { logger } from '../observability/logger';
 import { startApollo } from './apollo';
 import { CorsOrigins, corsHandler } from './cors';
 import { graphqlOverHttp } from './graphql-http';
+import { GRAPHQL_SSE_PATH, serveGraphQLOverSse } from './graphql-sse';
 import { serveGraphQLOverWebSocket } from './graphql-ws';
 import { serveGraphiQL } from './graphiql';
 import { measureRequest, metricsRoute } from './metrics-route';
@@ -49,15 +50,16 @@ const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   res.status(500).json({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: requestIdOf(req) } }] });
 };
 
-/** Whether a request is for the GraphQL endpoint, which is served without Express. */
-function isGraphQLPath(url: string | undefined): boolean {
+/** Which GraphQL endpoint a request is for, if any: those are served without Express. */
+function graphQLEndpoint(url: string | undefined): 'http' | 'sse' | null {
   const path = (url ?? '').split('?', 1)[0];
-  return path === '/graphql' || path === '/graphql/';
+  if (path === '/graphql' || path === '/graphql/') return 'http';
+  return path === GRAPHQL_SSE_PATH ? 'sse' : null;
 }
 
 /**
- * Apollo Server over HTTP and graphql-ws over WebSocket, both at `/graphql`; Express serves the
- * rest (health, metrics, the capabilities' routes, the built client).
+ * Apollo Server over HTTP and graphql-ws over WebSocket, both at `/graphql`, and graphql-sse at
+ * `/graphql/stream`; Express serves the rest (health, metrics, the capabilities' routes, the built client).
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { schema, development, authenticate, createContext } = options;
@@ -65,7 +67,16 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   // Requests are routed once Apollo Server has started, before the server listens.
   const httpServer = createServer();
   const webSocket = serveGraphQLOverWebSocket(httpServer, { schema, development, corsOrigins, authenticate, createContext });
-  const apollo = await startApollo({ schema, development, httpServer, onDrain: async () => webSocket.dispose() });
+  const sse = serveGraphQLOverSse({ schema, development, authenticate, createContext });
+  const apollo = await startApollo({
+    schema,
+    development,
+    httpServer,
+    onDrain: async () => {
+      sse.dispose();
+      await webSocket.dispose();
+    },
+  });
 
   const serveGraphQL = graphqlOverHttp(apollo, async (req) => {
     const requestId = requestIdOf(req);
@@ -85,7 +96,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
     measureRequest(req, res);
     logRequest(req, res);
-    applyCors(req, res, () => (isGraphQLPath(req.url) ? void serveGraphQL(req, res) : app(req, res)));
+    applyCors(req, res, () => {
+      const endpoint = graphQLEndpoint(req.url);
+      if (endpoint === 'http') void serveGraphQL(req, res);
+      else if (endpoint === 'sse') void sse.serve(req, res);
+      else app(req, res);
+    });
   });
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
