@@ -114,6 +114,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   });
   options.mountRoutes(app);
   if (existsSync(path.join(options.clientDist, 'index.html'))) serveClient(app, options.clientDist);
+  app.use(notFound(options.clientDist));
   app.use(errorHandler);
 
   await new Promise<void>((resolve, reject) => {
@@ -129,11 +130,27 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
 }
 
+/**
+ * Anything else is 404: in JSON (an OAuth discovery probe of /.well-known/... must not read the
+ * web page as its metadata), or for a browser navigating there, the web client's "Page not found".
+ */
+function notFound(clientDist: string): express.RequestHandler {
+  const page = path.join(clientDist, 'index.html');
+  return (req, res) => {
+    res.status(404);
+    if (req.method === 'GET' && req.accepts(['json', 'html']) === 'html' && existsSync(page)) res.sendFile(page);
+    else res.json({ errors: [{ message: `Nothing is served at ${req.path}.`, extensions: { code: 'NOT_FOUND' } }] });
+  };
+}
+
+/** The web client's own routes (see client/src/app/App.tsx): only these fall back to index.html. */
+const CLIENT_ROUTES = [/^\/$/, /^\/sessions\/[^/]+\/?$/, /^\/continuations\/[^/]+\/?$/, /^\/account\/?$/];
+
 /** The built client, with its client-side routes (e.g. /sessions/<id>) falling back to index.html. */
 function serveClient(app: express.Express, clientDist: string): void {
   app.use(express.static(clientDist, { index: 'index.html' }));
   app.use((req, res, next) => {
-    if (req.method !== 'GET' || req.path.startsWith('/graphql') || !req.accepts('html')) return next();
+    if (req.method !== 'GET' || !CLIENT_ROUTES.some((route) => route.test(req.path)) || !req.accepts('html')) return next();
     res.sendFile(path.join(clientDist, 'index.html'));
   });
 }
