@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { ApolloServer, BaseContext } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
@@ -9,10 +9,10 @@ import { logger } from '../observability/logger';
 import { limitRules, operationCostError, parseOptions, tooManyVariableErrors } from './graphql-limits';
 import { graphiqlLandingPage } from './graphiql';
 import { operationMetrics } from './metrics-route';
-import { unexpectedErrorLog } from './request-log';
+import { nameOperation, unexpectedErrorLog } from './request-log';
 
 /** What a GraphQL request's context carries for its log lines, besides what the modules add. */
-export type HttpContext = BaseContext & { requestId?: string; log?: Logger };
+export type HttpContext = BaseContext & { requestId?: string; log?: Logger; request?: IncomingMessage };
 
 /** A subscription has no single answer: it is served by the streaming transports. */
 function subscriptionOverHttpError(): GraphQLError {
@@ -54,7 +54,8 @@ export async function startApollo(options: {
       {
         async requestDidStart() {
           return {
-            async didResolveOperation({ request, document, operation }) {
+            async didResolveOperation({ request, document, operation, operationName, contextValue }) {
+              if (operationName && contextValue.request) nameOperation(contextValue.request, operationName);
               if (operation?.operation === 'subscription') throw subscriptionOverHttpError();
               // Apollo Server has resolved the operation by now; its type cannot say so.
               const error = operation && operationCostError(schema, document, operation, request.variables);

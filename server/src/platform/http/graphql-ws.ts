@@ -15,6 +15,8 @@ export interface GraphQLWebSocketOptions {
   /** The caller the connection's `authorization` parameter names; null refuses the connection. */
   authenticate(authorization: unknown): Promise<Viewer | null>;
   createContext(viewer: Viewer): object;
+  /** Told of each upgrade refused for its Origin. */
+  onOriginRefused?(origin: string): void;
 }
 
 /**
@@ -29,8 +31,11 @@ export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWe
     server: httpServer,
     path: '/graphql',
     // Browsers apply no CORS to WebSockets: checking the Origin of an upgrade is the server's part.
-    verifyClient: ({ origin, req }, allow) =>
-      webSocketOriginAllowed(corsOrigins, origin, req.headers.host) ? allow(true) : allow(false, 403, 'Origin not allowed'),
+    verifyClient: ({ origin, req }, allow) => {
+      if (webSocketOriginAllowed(corsOrigins, origin, req.headers.host)) return allow(true);
+      options.onOriginRefused?.(origin);
+      allow(false, 403, 'Origin not allowed');
+    },
   });
   wsServer.on('connection', (socket) => {
     metrics.webSocketConnections.inc();

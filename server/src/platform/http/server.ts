@@ -8,7 +8,7 @@ import type { Viewer } from '../../shared/viewer';
 import { unauthenticatedError } from '../../shared/graphql/errors';
 import { logger } from '../observability/logger';
 import { startApollo } from './apollo';
-import { CorsOrigins, corsHandler } from './cors';
+import { CorsOrigins, corsHandler, corsRefusalLog } from './cors';
 import { graphqlOverHttp } from './graphql-http';
 import { GRAPHQL_SSE_PATH, serveGraphQLOverSse } from './graphql-sse';
 import { serveGraphQLOverWebSocket } from './graphql-ws';
@@ -66,7 +66,15 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const corsOrigins = options.corsOrigins ?? [];
   // Requests are routed once Apollo Server has started, before the server listens.
   const httpServer = createServer();
-  const webSocket = serveGraphQLOverWebSocket(httpServer, { schema, development, corsOrigins, authenticate, createContext });
+  const refusedOrigin = corsRefusalLog(logger);
+  const webSocket = serveGraphQLOverWebSocket(httpServer, {
+    schema,
+    development,
+    corsOrigins,
+    authenticate,
+    createContext,
+    onOriginRefused: (origin) => refusedOrigin(origin, 'WebSocket'),
+  });
   const sse = serveGraphQLOverSse({ schema, development, authenticate, createContext });
   const apollo = await startApollo({
     schema,
@@ -87,12 +95,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       throw new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR', requestId, http: { status: 500 } } });
     });
     if (!viewer) throw unauthenticatedError();
-    return { ...createContext(viewer), requestId, log };
+    return { ...createContext(viewer), requestId, log, request: req };
   });
   const app = express();
   app.disable('x-powered-by');
   const logRequest = requestLogger(logger);
-  const applyCors = corsHandler(corsOrigins);
+  const applyCors = corsHandler(corsOrigins, (origin) => refusedOrigin(origin, 'HTTP'));
   httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
     measureRequest(req, res);
     logRequest(req, res);
