@@ -15,6 +15,7 @@ module.exports = {
       },
     ],
   },
+  reporters: ['default', '<rootDir>/test/setup/skipped-tests-reporter.js'],
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testTimeout: 30000,
