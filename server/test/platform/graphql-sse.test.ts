@@ -88,3 +88,20 @@ async function waitForListeners(server: TestServer, sessionId: string, count: nu
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+describe('a server stopping with event streams open', () => {
+  it('ends them, so that it stops at once rather than after the grace period', async () => {
+    const server = await startTestServer();
+    const client = await server.newAccount('leaving');
+    const { createSession } = await client.data<{ createSession: { id: string } }>(CREATE);
+    const sse = client.sse();
+    const events = collect(sse, EVENTS, { s: createSession.id });
+    await waitForListeners(server, createSession.id, 1);
+    const started = Date.now();
+    await server.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await events.until(1).catch(() => undefined);
+    expect(events.completed || events.errors.length > 0).toBe(true);
+    sse.dispose();
+  });
+});
