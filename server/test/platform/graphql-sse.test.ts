@@ -33,6 +33,9 @@ describe('GraphQL over Server-Sent Events at /graphql/stream', () => {
       await events.until(2);
       expect(events.errors).toEqual([]);
       expect(events.values.map((value) => value.sessionEvents.text)).toEqual(['one', 'two']);
+      // Unsubscribing from a quiet session leaves no listener behind.
+      events.unsubscribe();
+      await waitForListeners(server, s, 0);
     } finally {
       sse.dispose();
     }
@@ -83,7 +86,7 @@ describe('GraphQL over Server-Sent Events at /graphql/stream', () => {
 
 async function waitForListeners(server: TestServer, sessionId: string, count: number): Promise<void> {
   const deadline = Date.now() + 5_000;
-  while (server.app.subscriptions.listenerCount('SESSION_EVENT', sessionId) < count) {
+  while (server.app.subscriptions.listenerCount('SESSION_EVENT', sessionId) !== count) {
     if (Date.now() > deadline) throw new Error(`Expected ${count} listeners of the session`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
