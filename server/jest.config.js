@@ -15,6 +15,7 @@ module.exports = {
       },
     ],
   },
+  reporters: ['default', '<rootDir>/test/setup/skipped-tests-reporter.js'],
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   // A test server starting on a busy machine (CI on two cores) can take half a minute by itself.
