@@ -6,6 +6,7 @@ import { AppConfig, requireCrossProcessDelivery } from './config';
 import { Services, createContext } from './api/context';
 import { appPayloadCodec, AppPubSub, createAppPubSub, pubSubNotifier } from './api/pubsub';
 import { buildAppSchema } from './api/schema';
+import { SessionReach } from './api/session-reach';
 import { ModelProvider } from './agent/agent';
 import { BuiltinAgent } from './agent/providers/builtin-agent';
 import { OpenAIProvider } from './agent/providers/openai-provider';
@@ -14,6 +15,8 @@ import { TurnRunner } from './agent/turn/turn-runner';
 import { AgentWorker } from './agent/worker';
 import { mcpRoute } from './mcp/route';
 import { AccountService, BootstrapKey } from './modules/accounts/accounts.service';
+import { ApiKeyService } from './modules/accounts/api-keys.service';
+import { sessionOrigins } from './modules/conversation/session-reach.repository';
 import { DEFAULT_ATTACHMENT_MAX_BYTES } from './modules/attachments/attachments';
 import { attachmentsRouter } from './modules/attachments/attachments.route';
 import { AttachmentService } from './modules/attachments/attachments.service';
@@ -92,8 +95,10 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     let worker: AgentWorker | null = null;
     const notifier = measuredNotifier(pubSub, (runs) => worker?.runsChanged(runs), config.databaseReplicaUrl ? reads : null);
     s3Storage = config.s3 ? new S3AttachmentStorage(config.s3) : null;
-    const services = buildServices(config, dataSource, notifier, s3Storage, reads);
+    const services = buildServices(config, dataSource, notifier, s3Storage, reads, pubSub);
+    services.apiKeys.watchRevocations();
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
+    const sessionReach = new SessionReach(dataSource);
     const built = await buildAppSchema(pubSub);
     const schema = config.databaseReplicaUrl ? recordMutationWrites(built, (accountId) => reads.wrote(accountId)) : built;
     const provider = timed(modelProvider(config));
@@ -110,12 +115,12 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     // TypeORM's postgres driver keeps its pg pool as `master`.
     const pool = (dataSource.driver as unknown as { master: Pool }).master;
     const unwatchPool = watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
-    const authenticate = (authorization: unknown) => services.accounts.authenticate(bearerKey(authorization));
+    const authenticate = (authorization: unknown) => services.apiKeys.authenticate(bearerKey(authorization));
     const http = await startHttpServer({
       ...config,
       schema,
       authenticate,
-      createContext: (viewer) => createContext(viewer, services, pubSub),
+      createContext: (viewer) => createContext(viewer, services, pubSub, sessionReach),
       mountRoutes(app) {
         app.all('/mcp', mcpRoute({ services, schema, authenticate, corsOrigins: config.corsOrigins ?? [], listenHost: config.host, wrote: (accountId) => reads.wrote(accountId) }));
         app.use(attachmentsRouter({ attachments: services.attachments, authenticate }));
@@ -136,6 +141,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       retention: services.retention,
       async close() {
         await services.retention.stopSweeps();
+        await services.apiKeys.stopWatchingRevocations();
         await services.proposals.stopExpirySweeps();
         await worker?.stop();
         await http.close();
@@ -219,6 +225,7 @@ function buildServices(
   notifier: ContinuationNotifier,
   s3Storage: S3AttachmentStorage | null,
   history: HistoryReads,
+  pubSub: AppPubSub,
 ): Services {
   const { agent } = config;
   const agentAnswers = agent.provider !== 'none';
@@ -232,6 +239,7 @@ function buildServices(
   const erasures = new ErasureService(dataSource, notifier, attachments, clock);
   return {
     accounts: new AccountService(dataSource),
+    apiKeys: new ApiKeyService(dataSource, pubSub, sessionOrigins, clock),
     sessions: new SessionService(dataSource, approval.defaultApproval),
     transcript: new TranscriptService(dataSource, notifier, continuations, writable, agentAnswers, history),
     continuations,
