@@ -122,9 +122,9 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       authenticate,
       createContext: (viewer) => createContext(viewer, services, pubSub, sessionReach),
       mountRoutes(app) {
-        app.all('/mcp', mcpRoute({ services, schema, authenticate, corsOrigins: config.corsOrigins ?? [], listenHost: config.host, wrote: (accountId) => reads.wrote(accountId) }));
+        app.all('/mcp', mcpRoute({ services, schema, authenticate, reaches: (viewer, thing, id) => sessionReach.reaches(viewer, thing, id), corsOrigins: config.corsOrigins ?? [], listenHost: config.host, wrote: (accountId) => reads.wrote(accountId) }));
         app.use(attachmentsRouter({ attachments: services.attachments, authenticate }));
-        app.use(portabilityRouter({ authenticate, exports: services.exports, imports: services.imports, importMaxBytes: config.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES, wrote: (accountId) => reads.wrote(accountId) }));
+        app.use(portabilityRouter({ authenticate, reaches: (viewer, sessionId) => sessionReach.reaches(viewer, 'session', sessionId), exports: services.exports, imports: services.imports, importMaxBytes: config.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES, wrote: (accountId) => reads.wrote(accountId) }));
       },
       readiness: () => readinessReport(dataSource, delivery, () => reads.replicaState()),
     });

@@ -1,5 +1,5 @@
-import { defaultFieldResolver, GraphQLError, GraphQLField, GraphQLFieldResolver, getNamedType, GraphQLSchema, isNonNullType, isUnionType } from 'graphql';
-import { grants, missingScopeMessage } from '../shared/access';
+import { defaultFieldResolver, GraphQLError, GraphQLField, GraphQLFieldResolver, getNamedType, GraphQLSchema, isListType, isNonNullType, isObjectType, isUnionType } from 'graphql';
+import { grants, LIMITED_KEY_MESSAGE, missingScopeMessage } from '../shared/access';
 import { ErrorCode, notFoundFailure, NotFoundThing } from '../shared/errors';
 import { failureError } from '../shared/graphql/errors';
 import { OperationError } from '../shared/graphql/operation-error.type';
@@ -36,10 +36,10 @@ export function forbiddenScopeError(access: FieldAccess): GraphQLError {
 }
 
 function limitedKeyError(): GraphQLError {
-  return new GraphQLError('This API key is limited to sessions: account-wide data is out of its reach.', { extensions: { code: ErrorCode.FORBIDDEN } });
+  return new GraphQLError(LIMITED_KEY_MESSAGE, { extensions: { code: ErrorCode.FORBIDDEN } });
 }
 
-const THING_NAMES: Record<SessionThing, NotFoundThing> = { session: 'session', event: 'event', run: 'run', proposal: 'proposal' };
+const THING_NAMES: Record<SessionThing, NotFoundThing> = { session: 'session', event: 'event', run: 'run', proposal: 'proposal', manifest: 'manifest' };
 
 function argumentAt(args: Record<string, unknown>, path: string[]): unknown {
   return path.reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined), args);
@@ -57,7 +57,32 @@ export function enforceFieldAccess(schema: GraphQLSchema): GraphQLSchema {
       else field.resolve = guarded(field, access, field.resolve ?? defaultFieldResolver, false);
     }
   }
+  limitSessionFields(schema);
   return schema;
+}
+
+/**
+ * A session reached from another object (a parent, a fork's source, a list of sessions) is kept
+ * from a session-limited key when out of its reach: null, or left out of the list.
+ */
+function limitSessionFields(schema: GraphQLSchema): void {
+  const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]);
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || roots.has(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      const singleRequired = isNonNullType(field.type) && !isListType(field.type.ofType);
+      if (getNamedType(field.type).name !== 'Session' || singleRequired) continue;
+      const resolve = field.resolve ?? defaultFieldResolver;
+      field.resolve = async (source, args, untypedContext, info) => {
+        const context = untypedContext as AccessContext;
+        const value: unknown = await resolve(source, args, context, info);
+        if (!context.viewer?.reach || value === null || value === undefined) return value;
+        if (!Array.isArray(value)) return (await inReach(context, value)) ? value : null;
+        const kept = await Promise.all(value.map((item) => inReach(context, item)));
+        return value.filter((_item, index) => kept[index]);
+      };
+    }
+  }
 }
 
 function guarded(field: GraphQLField<unknown, unknown>, access: FieldAccess, resolve: GraphQLFieldResolver<unknown, unknown>, stream: boolean): GraphQLFieldResolver<unknown, unknown> {

@@ -4,13 +4,14 @@ import { isId } from '../shared/ids';
 import type { Viewer } from '../shared/viewer';
 
 /** Things an argument can name, each belonging to one session. */
-export type SessionThing = 'session' | 'event' | 'run' | 'proposal';
+export type SessionThing = 'session' | 'event' | 'run' | 'proposal' | 'manifest';
 
 /** The session each kind of thing belongs to, by the thing's id. */
 const SESSION_OF: Record<Exclude<SessionThing, 'session'>, string> = {
   event: 'SELECT session_id FROM events WHERE id = $1 AND account_id = $2',
   run: 'SELECT session_id FROM runs WHERE id = $1 AND account_id = $2',
   proposal: 'SELECT session_id FROM continuation_proposals WHERE id = $1 AND account_id = $2',
+  manifest: 'SELECT successor_id AS session_id FROM projection_manifests WHERE id = $1 AND account_id = $2',
 };
 
 /**

@@ -31,3 +31,11 @@ export interface SessionReach {
 export function missingScopeMessage(needed: ApiKeyScope): string {
   return `This API key lacks the ${needed} scope.`;
 }
+
+/** Why a route refuses a key: a scope it lacks (403), or null when it may go on. */
+export function scopeRefusal(held: readonly ApiKeyScope[], needed: ApiKeyScope): { message: string; code: 'FORBIDDEN'; scope: ApiKeyScope } | null {
+  return grants(held, needed) ? null : { message: missingScopeMessage(needed), code: 'FORBIDDEN', scope: needed };
+}
+
+/** The refusal of account-wide work to a key limited to sessions. */
+export const LIMITED_KEY_MESSAGE = 'This API key is limited to sessions: account-wide data is out of its reach.';

@@ -5,6 +5,7 @@ import { attachmentPath } from './attachments';
 import type { AttachmentEntity } from './attachment.entity';
 import type { AttachmentService, UploadResult } from './attachments.service';
 import type { Viewer } from '../../shared/viewer';
+import { ApiKeyScope, scopeRefusal } from '../../shared/access';
 import { logger } from '../../platform/observability/logger';
 import { requestLog } from '../../platform/http/request-log';
 
@@ -28,11 +29,18 @@ export function attachmentJson(attachment: AttachmentEntity) {
 
 const STATUS_OF: Record<UploadResult['status'], number> = { CREATED: 201, EXISTING: 200, INVALID: 400, UNSUPPORTED_TYPE: 415, TOO_LARGE: 413 };
 
-async function viewerOf(req: IncomingMessage, res: ServerResponse, authenticate: AttachmentRouteServices['authenticate']): Promise<Viewer | null> {
+/** The caller, when its key holds `scope`; else null, the refusal sent (401 without a key, 403 without the scope). */
+async function viewerOf(req: IncomingMessage, res: ServerResponse, authenticate: AttachmentRouteServices['authenticate'], scope: ApiKeyScope): Promise<Viewer | null> {
   const viewer = await authenticate(req.headers.authorization);
   if (!viewer) {
     res.setHeader('www-authenticate', 'Bearer');
     sendError(res, 401, 'Missing or unknown API key: send "Authorization: Bearer <api key>".', 'UNAUTHENTICATED');
+    return null;
+  }
+  const refusal = scopeRefusal(viewer.scopes, scope);
+  if (refusal) {
+    sendError(res, 403, refusal.message, refusal.code, [{ path: [], message: `Needs the ${refusal.scope} scope.` }]);
+    return null;
   }
   return viewer;
 }
@@ -46,7 +54,7 @@ export function attachmentsRouter({ authenticate, attachments }: AttachmentRoute
   const router = express.Router();
 
   router.post('/attachments', async (req: Request, res: Response) => {
-    const viewer = await viewerOf(req, res, authenticate);
+    const viewer = await viewerOf(req, res, authenticate, ApiKeyScope.WRITE);
     if (!viewer) return void req.resume();
     const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
     if (encoding !== 'identity') {
@@ -77,7 +85,7 @@ export function attachmentsRouter({ authenticate, attachments }: AttachmentRoute
   });
 
   router.get('/attachments/:cid', async (req: Request<{ cid: string }>, res: Response) => {
-    const viewer = await viewerOf(req, res, authenticate);
+    const viewer = await viewerOf(req, res, authenticate, ApiKeyScope.READ);
     if (!viewer) return;
     const attachment = await attachments.find(viewer, req.params.cid);
     if (!attachment) return sendError(res, 404, 'No such attachment.', 'NOT_FOUND');
