@@ -121,6 +121,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       schema,
       authenticate,
       createContext: (viewer) => createContext(viewer, services, pubSub, sessionReach),
+      watchKeyRevocations: (listener) => services.apiKeys.onRevoked(listener),
       mountRoutes(app) {
         app.all('/mcp', mcpRoute({ services, schema, authenticate, reaches: (viewer, thing, id) => sessionReach.reaches(viewer, thing, id), corsOrigins: config.corsOrigins ?? [], listenHost: config.host, wrote: (accountId) => reads.wrote(accountId) }));
         app.use(attachmentsRouter({ attachments: services.attachments, authenticate }));

@@ -7,6 +7,8 @@ export interface Viewer {
   isAdmin: boolean;
   /** The key in use; null for the runtime acting for the account. */
   keyId: string | null;
+  /** When the key stops working by itself; null for never. */
+  keyExpiresAt: Date | null;
   /** What the key may do. */
   scopes: readonly ApiKeyScope[];
   /** For a session-limited key, the sessions it reaches; null reaches the whole account. */

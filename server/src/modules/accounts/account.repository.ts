@@ -6,5 +6,5 @@ import { AccountEntity } from './account.entity';
 /** The account as the caller the runtime acts for: its own work, with no admin rights. */
 export async function runtimeViewer(manager: EntityManager, accountId: string): Promise<Viewer> {
   const account = await manager.findOne(AccountEntity, { where: { id: accountId }, select: { id: true, name: true } });
-  return { accountId, name: account?.name ?? '', isAdmin: false, keyId: null, scopes: ALL_SCOPES, reach: null };
+  return { accountId, name: account?.name ?? '', isAdmin: false, keyId: null, keyExpiresAt: null, scopes: ALL_SCOPES, reach: null };
 }

@@ -62,12 +62,6 @@ export class ApiKeyService {
     return entry.viewer;
   }
 
-  /** When the key behind a viewer stops working by itself; null for never. */
-  expiryOf(viewer: Viewer): Date | null {
-    for (const entry of this.known.values()) if (entry.viewer.keyId === viewer.keyId) return entry.expiresAt;
-    return null;
-  }
-
   /** Calls `listener` with each key revoked, in any process, from now on. */
   onRevoked(listener: (keyId: string) => void): () => void {
     this.revokedListeners.add(listener);
@@ -166,7 +160,7 @@ export class ApiKeyService {
     const reach = key.sessionIds
       ? { sessionIds: key.sessionIds, originIds: await this.sessionOrigins(this.dataSource.manager, key.accountId, key.sessionIds) }
       : null;
-    const viewer: Viewer = { accountId: account.id, name: account.name, isAdmin: account.isAdmin, keyId: key.id, scopes: key.scopes as ApiKeyScope[], reach };
+    const viewer: Viewer = { accountId: account.id, name: account.name, isAdmin: account.isAdmin, keyId: key.id, keyExpiresAt: key.expiresAt, scopes: key.scopes as ApiKeyScope[], reach };
     const entry: KnownKey = { viewer, expiresAt: key.expiresAt, readAt: now, usedWrittenAt: key.lastUsedAt?.getTime() ?? 0 };
     if (this.known.size >= KNOWN_KEYS_MAX) this.known.delete(this.known.keys().next().value as string);
     this.known.set(hash, entry);

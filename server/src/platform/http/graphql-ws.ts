@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { Viewer } from '../../shared/viewer';
 import { formatGraphQLError, isUnexpectedError } from '../../shared/graphql/errors';
 import { logger } from '../observability/logger';
@@ -19,7 +19,15 @@ export interface GraphQLWebSocketOptions {
   /** The caller the connection's `authorization` parameter names; null refuses the connection. */
   authenticate(authorization: unknown): Promise<Viewer | null>;
   createContext(viewer: Viewer): object;
+  /** Calls the listener with each key revoked, in any process; returns what stops it. */
+  watchKeyRevocations?(listener: (keyId: string) => void): () => void;
 }
+
+/** The close code of a connection whose key was revoked or expired: 4403, as graphql-ws's 4403 Forbidden. */
+export const KEY_REFUSED_CLOSE_CODE = 4403;
+
+/** Timers past this many milliseconds overflow Node's 32-bit timers; such a key is checked on its next request instead. */
+const LONGEST_TIMER_MS = 2_147_483_647;
 
 /**
  * graphql-ws on the HTTP server's `/graphql` upgrades: every connection authenticates with its
@@ -48,9 +56,10 @@ export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWe
     metrics.webSocketConnections.inc();
     socket.once('close', () => metrics.webSocketConnections.dec());
   });
+  const keySockets = socketsByKey(options.watchKeyRevocations);
   // Operation ids of each connection that are streaming a subscription now.
   const streaming = new WeakMap<object, Set<string>>();
-  return useServer<Record<string, unknown>, { viewer: Viewer; scope: string }>(
+  const served = useServer<Record<string, unknown>, { viewer: Viewer; scope: string }>(
     {
       schema,
       // A published event reaches every subscriber as one object: executed and serialised once per selection.
@@ -69,6 +78,7 @@ export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWe
       onConnect: async (ctx) => {
         const viewer = await options.authenticate(ctx.connectionParams?.authorization);
         if (!viewer) return false;
+        keySockets.add(viewer, ctx.extra.socket);
         ctx.extra.viewer = viewer;
         ctx.extra.scope = JSON.stringify(viewer);
         return true;
@@ -91,4 +101,39 @@ export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWe
     },
     wsServer,
   );
+  return {
+    dispose() {
+      keySockets.stop();
+      return served.dispose();
+    },
+  };
+}
+
+/**
+ * The open sockets of each key: closed with {@link KEY_REFUSED_CLOSE_CODE} when their key is
+ * revoked (in any process) or expires, which ends their subscriptions.
+ */
+function socketsByKey(watch: GraphQLWebSocketOptions['watchKeyRevocations']) {
+  const sockets = new Map<string, Set<WebSocket>>();
+  const closeAll = (keyId: string, reason: string) => {
+    for (const socket of sockets.get(keyId) ?? []) socket.close(KEY_REFUSED_CLOSE_CODE, reason);
+    sockets.delete(keyId);
+  };
+  const stop = watch?.((keyId) => closeAll(keyId, 'API key revoked')) ?? (() => undefined);
+  return {
+    add(viewer: Viewer, socket: WebSocket) {
+      const { keyId, keyExpiresAt } = viewer;
+      if (!keyId) return;
+      const open = sockets.get(keyId) ?? new Set<WebSocket>();
+      sockets.set(keyId, open.add(socket));
+      const untilExpiry = keyExpiresAt ? keyExpiresAt.getTime() - Date.now() : null;
+      const expiry = untilExpiry !== null && untilExpiry < LONGEST_TIMER_MS ? setTimeout(() => socket.close(KEY_REFUSED_CLOSE_CODE, 'API key expired'), Math.max(0, untilExpiry)) : null;
+      socket.once('close', () => {
+        if (expiry) clearTimeout(expiry);
+        open.delete(socket);
+        if (open.size === 0 && sockets.get(keyId) === open) sockets.delete(keyId);
+      });
+    },
+    stop,
+  };
 }

@@ -26,6 +26,8 @@ export interface HttpServerOptions {
   authenticate(authorization: unknown): Promise<Viewer | null>;
   /** A GraphQL operation's context for an authenticated caller. */
   createContext(viewer: Viewer): object;
+  /** Calls the listener with each key revoked, in any process (open WebSockets of that key are closed); returns what stops it. */
+  watchKeyRevocations?(listener: (keyId: string) => void): () => void;
   /** The capabilities' own routes (attachments, MCP), mounted before the web client. */
   mountRoutes(app: express.Express): void;
   /** What `/readyz` reports: whether the database and cross-process delivery work. */
@@ -64,7 +66,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const corsOrigins = options.corsOrigins ?? [];
   // Requests are routed once Apollo Server has started, before the server listens.
   const httpServer = createServer();
-  const webSocket = serveGraphQLOverWebSocket(httpServer, { schema, development, corsOrigins, authenticate, createContext });
+  const webSocket = serveGraphQLOverWebSocket(httpServer, { schema, development, corsOrigins, authenticate, createContext, watchKeyRevocations: options.watchKeyRevocations });
   const apollo = await startApollo({ schema, development, httpServer, onDrain: async () => webSocket.dispose() });
 
   const serveGraphQL = graphqlOverHttp(apollo, async (req) => {
