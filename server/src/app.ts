@@ -49,6 +49,7 @@ import { portabilityRouter } from './modules/lifecycle/portability/portability.r
 import { bearerKey } from './platform/http/bearer';
 import { readinessReport } from './platform/http/readiness';
 import { RunningHttpServer, startHttpServer } from './platform/http/server';
+import { DEFAULT_RATE_LIMITS, RateLimits, RequestThrottle } from './platform/http/rate-limits';
 import { createLogger, logger, useLogger } from './platform/observability/logger';
 import { metrics, watchPool } from './platform/observability/metrics';
 import { CountingEventTarget } from './platform/pubsub/counting-event-target';
@@ -81,6 +82,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   let crossProcess: PostgresEventTarget | RedisEventTarget | null = null;
   let s3Storage: S3AttachmentStorage | null = null;
   let history: { reads: HistoryReads; close(): Promise<void> } | null = null;
+  let rateLimits: RateLimits | null = null;
   try {
     const { dataSource } = database;
     history = await openHistoryReads(config, database);
@@ -116,12 +118,14 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     const pool = (dataSource.driver as unknown as { master: Pool }).master;
     const unwatchPool = watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
     const authenticate = (authorization: unknown) => services.apiKeys.authenticate(bearerKey(authorization));
+    rateLimits = RateLimits.create(config.rateLimits ?? DEFAULT_RATE_LIMITS, config.redisUrl);
     const http = await startHttpServer({
       ...config,
       schema,
       authenticate,
       createContext: (viewer) => createContext(viewer, services, pubSub, sessionReach),
       watchKeyRevocations: (listener) => services.apiKeys.onRevoked(listener),
+      throttle: new RequestThrottle(rateLimits, config.trustedProxies ?? 0),
       mountRoutes(app) {
         app.all('/mcp', mcpRoute({ services, schema, authenticate, reaches: (viewer, thing, id) => sessionReach.reaches(viewer, thing, id), corsOrigins: config.corsOrigins ?? [], listenHost: config.host, wrote: (accountId) => reads.wrote(accountId) }));
         app.use(attachmentsRouter({ attachments: services.attachments, authenticate }));
@@ -146,6 +150,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
         await services.proposals.stopExpirySweeps();
         await worker?.stop();
         await http.close();
+        await rateLimits?.close();
         await crossProcess?.close();
         s3Storage?.close();
         unwatchPool();
@@ -154,6 +159,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       },
     };
   } catch (error) {
+    await rateLimits?.close();
     await crossProcess?.close();
     s3Storage?.close();
     await history?.close();

@@ -47,6 +47,8 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
     agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none' },
     // A line per request would bury a failing test's own output.
     logLevel: 'warn',
+    // Suites that try many wrong keys from one address would meet the limits; their own suite turns them on.
+    rateLimits: { signInFailures: 0, signInWindowSeconds: 60, keyRequests: 0, keyWindowSeconds: 60 },
     ...poolerSettings(),
     ...overrides,
   };

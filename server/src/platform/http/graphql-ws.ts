@@ -11,6 +11,7 @@ import { metrics } from '../observability/metrics';
 import { CorsOrigins, webSocketOriginAllowed } from './cors';
 import { shareResults, subscribeSharingResults } from './subscription-fan-out';
 import { prepareOperation } from './ws-operation';
+import { RequestThrottle, THROTTLED_CLOSE_CODE, Throttled, throttledMessage } from './rate-limits';
 
 export interface GraphQLWebSocketOptions {
   schema: GraphQLSchema;
@@ -21,6 +22,8 @@ export interface GraphQLWebSocketOptions {
   createContext(viewer: Viewer): object;
   /** Calls the listener with each key revoked, in any process; returns what stops it. */
   watchKeyRevocations?(listener: (keyId: string) => void): () => void;
+  /** Failed sign-ins per address and subscriptions per key; none when absent. */
+  throttle?: RequestThrottle;
 }
 
 /** The close code of a connection whose key was revoked or expired: 4403, as graphql-ws's 4403 Forbidden. */
@@ -64,7 +67,14 @@ export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWe
       schema,
       // A published event reaches every subscriber as one object: executed and serialised once per selection.
       subscribe: subscribeSharingResults,
-      onSubscribe: (_ctx, _id, payload) => prepareOperation(schema, payload),
+      onSubscribe: async (ctx, _id, payload) => {
+        const throttled = await options.throttle?.request((ctx.extra.viewer as Viewer | undefined)?.keyId ?? null);
+        if (throttled) {
+          ctx.extra.socket.close(THROTTLED_CLOSE_CODE, throttledMessage(throttled));
+          return [new GraphQLError(throttledMessage(throttled), { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: throttled.retryAfterSeconds } })];
+        }
+        return prepareOperation(schema, payload);
+      },
       onOperation: (ctx, id, _payload, _args, result) => {
         // A subscription the client stopped while it was starting never streams.
         if (!(Symbol.asyncIterator in result) || !(id in ctx.subscriptions)) return;
@@ -76,8 +86,19 @@ export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWe
         if (streaming.get(ctx)?.delete(id)) metrics.activeSubscriptions.dec();
       },
       onConnect: async (ctx) => {
-        const viewer = await options.authenticate(ctx.connectionParams?.authorization);
-        if (!viewer) return false;
+        const { request, socket } = ctx.extra;
+        const refuse = (throttled: Throttled) => {
+          socket.close(THROTTLED_CLOSE_CODE, throttledMessage(throttled));
+          return false;
+        };
+        const blocked = await options.throttle?.beforeSignIn(request);
+        if (blocked) return refuse(blocked);
+        const authorization = ctx.connectionParams?.authorization;
+        const viewer = await options.authenticate(authorization);
+        if (!viewer) {
+          const throttled = authorization === undefined ? null : await options.throttle?.signInFailed(request);
+          return throttled ? refuse(throttled) : false;
+        }
         keySockets.add(viewer, ctx.extra.socket);
         ctx.extra.viewer = viewer;
         ctx.extra.scope = JSON.stringify(viewer);

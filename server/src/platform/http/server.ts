@@ -15,6 +15,7 @@ import { serveGraphiQL } from './graphiql';
 import { measureRequest, metricsRoute } from './metrics-route';
 import type { ReadinessReport } from './readiness';
 import { requestIdOf, requestLog, requestLogger } from './request-log';
+import { RequestThrottle, Throttled, throttledMessage } from './rate-limits';
 
 export interface HttpServerOptions {
   host: string;
@@ -33,6 +34,8 @@ export interface HttpServerOptions {
   /** What `/readyz` reports: whether the database and cross-process delivery work. */
   readiness(): Promise<ReadinessReport>;
   corsOrigins?: CorsOrigins;
+  /** Failed sign-ins per address and requests per key; none when absent. */
+  throttle?: RequestThrottle;
   /** When set, `/metrics` answers only requests bearing it. */
   metricsToken?: string;
 }
@@ -51,6 +54,35 @@ const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   res.status(500).json({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: requestIdOf(req) } }] });
 };
 
+/** The paths that take an API key: requests to them are throttled. */
+const KEYED_PATHS = /^\/(graphql|attachments|exports|imports|mcp)(\/|$)/;
+
+/** 429 with Retry-After, in GraphQL's error shape with code RATE_LIMITED. */
+function sendThrottled(res: ServerResponse, throttled: Throttled): void {
+  const body = JSON.stringify({ errors: [{ message: throttledMessage(throttled), extensions: { code: 'RATE_LIMITED', retryAfterSeconds: throttled.retryAfterSeconds } }] });
+  res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(throttled.retryAfterSeconds), 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/**
+ * Whether a request may go on: its address must not be over its failed sign-ins, a key it presents
+ * that does not sign in counts as one, and a key that does must be under its request rate. The
+ * route authenticates again (from the keys cached in memory) and answers as usual.
+ */
+async function passesThrottle(req: IncomingMessage, res: ServerResponse, throttle: RequestThrottle, authenticate: HttpServerOptions['authenticate']): Promise<boolean> {
+  if (!KEYED_PATHS.test((req.url ?? '').split('?', 1)[0]) || req.method === 'OPTIONS') return true;
+  let throttled = await throttle.beforeSignIn(req);
+  if (!throttled && req.headers.authorization !== undefined) {
+    const viewer = await authenticate(req.headers.authorization).catch(() => undefined);
+    if (viewer === null) throttled = await throttle.signInFailed(req);
+    else if (viewer) throttled = await throttle.request(viewer.keyId);
+  }
+  if (!throttled) return true;
+  req.resume();
+  sendThrottled(res, throttled);
+  return false;
+}
+
 /** Whether a request is for the GraphQL endpoint, which is served without Express. */
 function isGraphQLPath(url: string | undefined): boolean {
   const path = (url ?? '').split('?', 1)[0];
@@ -66,7 +98,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const corsOrigins = options.corsOrigins ?? [];
   // Requests are routed once Apollo Server has started, before the server listens.
   const httpServer = createServer();
-  const webSocket = serveGraphQLOverWebSocket(httpServer, { schema, development, corsOrigins, authenticate, createContext, watchKeyRevocations: options.watchKeyRevocations });
+  const webSocket = serveGraphQLOverWebSocket(httpServer, { schema, development, corsOrigins, authenticate, createContext, watchKeyRevocations: options.watchKeyRevocations, throttle: options.throttle });
   const apollo = await startApollo({ schema, development, httpServer, onDrain: async () => webSocket.dispose() });
 
   const serveGraphQL = graphqlOverHttp(apollo, async (req) => {
@@ -84,10 +116,18 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   app.disable('x-powered-by');
   const logRequest = requestLogger(logger);
   const applyCors = corsHandler(corsOrigins);
+  const { throttle } = options;
+  const route = (req: IncomingMessage, res: ServerResponse) => (isGraphQLPath(req.url) ? void serveGraphQL(req, res) : app(req, res));
   httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
     measureRequest(req, res);
     logRequest(req, res);
-    applyCors(req, res, () => (isGraphQLPath(req.url) ? void serveGraphQL(req, res) : app(req, res)));
+    applyCors(req, res, () => {
+      if (!throttle) return route(req, res);
+      passesThrottle(req, res, throttle, authenticate).then(
+        (passes) => passes && route(req, res),
+        (error: unknown) => errorHandler(error, req as express.Request, res as express.Response, () => undefined),
+      );
+    });
   });
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
