@@ -21,6 +21,11 @@ function sendError(res: ServerResponse, status: number, message: string, code: s
   res.end(body);
 }
 
+/** Raster images, which run nothing, are the only attachments a browser may show in place. */
+function showsInPlace(mediaType: string): boolean {
+  return /^image\/(png|jpeg|gif|webp|avif|bmp)$/.test(mediaType.split(';', 1)[0].trim().toLowerCase());
+}
+
 /** The JSON the upload answers with: the contract's Attachment fields but its time. */
 export function attachmentJson(attachment: AttachmentEntity) {
   const { cid, name, mediaType, byteSize } = attachment;
@@ -94,8 +99,9 @@ export function attachmentsRouter({ authenticate, attachments }: AttachmentRoute
     res.writeHead(200, {
       'content-type': attachment.mediaType,
       'content-length': attachment.byteSize,
-      // The name as a download would save it; the bytes are never run as a page of this origin.
-      'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(attachment.name)}`,
+      // The name as a download would save it. Only raster images show in place: anything else
+      // (HTML, SVG, PDF) is a download, and the sandbox keeps it from ever running as this origin's page.
+      'content-disposition': `${showsInPlace(attachment.mediaType) ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(attachment.name)}`,
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'; sandbox",
       // The cid is the hash of the bytes: they never change, but an erasure can remove them, so a

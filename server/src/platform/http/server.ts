@@ -16,6 +16,7 @@ import { measureRequest, metricsRoute } from './metrics-route';
 import type { ReadinessReport } from './readiness';
 import { requestIdOf, requestLog, requestLogger } from './request-log';
 import { RequestThrottle, Throttled, throttledMessage } from './rate-limits';
+import { applyBaseSecurityHeaders, clientContentSecurityPolicy } from './security-headers';
 
 export interface HttpServerOptions {
   host: string;
@@ -119,6 +120,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const { throttle } = options;
   const route = (req: IncomingMessage, res: ServerResponse) => (isGraphQLPath(req.url) ? void serveGraphQL(req, res) : app(req, res));
   httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    applyBaseSecurityHeaders(res);
     measureRequest(req, res);
     logRequest(req, res);
     applyCors(req, res, () => {
@@ -133,6 +135,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     res.json({ status: 'ok' });
   });
   app.get('/metrics', metricsRoute(options.metricsToken));
+  // Pages of the client and GraphiQL; the API's own answers are data, never a page.
+  app.use((req, res, next) => {
+    if (req.method === 'GET' && !KEYED_PATHS.test(req.path)) res.setHeader('content-security-policy', clientContentSecurityPolicy(req));
+    next();
+  });
   serveGraphiQL(app, options.clientDist);
   app.get('/readyz', async (_req, res) => {
     const report = await options.readiness();
