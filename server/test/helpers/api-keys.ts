@@ -22,6 +22,8 @@ export async function createKey(admin: GraphQLTestClient, input: { name?: string
   return { id: createApiKey.apiKey.id, secret: createApiKey.secret, client: new GraphQLTestClient(admin.baseUrl, createApiKey.secret) };
 }
 
+/** Revokes a key through the API; throws unless the answer carries the revocation's time. */
 export async function revokeKey(admin: GraphQLTestClient, id: string): Promise<void> {
-  await admin.data('mutation ($id: ID!) { revokeApiKey(id: $id) { id revokedAt } }', { id });
+  const { revokeApiKey } = await admin.data<{ revokeApiKey: { revokedAt: string | null } | null }>('mutation ($id: ID!) { revokeApiKey(id: $id) { id revokedAt } }', { id });
+  if (!revokeApiKey?.revokedAt) throw new Error(`revokeApiKey answered ${JSON.stringify(revokeApiKey)}`);
 }

@@ -1,4 +1,4 @@
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { ALL_SCOPES, ApiKeyScope, grants } from '../../shared/access';
 import { ErrorCode, fail, Outcome, succeed } from '../../shared/errors';
 import { isId } from '../../shared/ids';
@@ -125,11 +125,8 @@ export class ApiKeyService {
     const key = await this.dataSource.manager.findOneBy(ApiKeyEntity, { id: keyId, accountId: viewer.accountId });
     if (!key) return null;
     if (!key.revokedAt) {
-      const [row] = (await this.dataSource.query(
-        `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING revoked_at`,
-        [keyId],
-      )) as [{ revoked_at: Date }];
-      key.revokedAt = row.revoked_at;
+      await this.dataSource.manager.update(ApiKeyEntity, { id: keyId, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+      key.revokedAt = (await this.dataSource.manager.findOneByOrFail(ApiKeyEntity, { id: keyId })).revokedAt;
     }
     this.forget(keyId);
     this.pubSub.publish('API_KEY_REVOKED', KEY_REVOCATION_CHANNEL, { keyId });
