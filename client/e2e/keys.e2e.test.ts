@@ -39,7 +39,7 @@ describe('API keys in the browser: the keys page, a share link, and content that
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.waitForURL(/\/keys$/);
     await page.getByLabel('Name').fill('Dashboard');
-    await page.getByLabel(/^Read:/).check();
+    await page.getByRole('radio', { name: /Read: queries/ }).check();
     await page.getByRole('button', { name: 'Create key' }).click();
     const secret = await page.getByLabel('Secret').inputValue();
     expect(secret).toMatch(/^sck_/);
