@@ -9,17 +9,18 @@ import type { AccountService } from '../modules/accounts/accounts.service';
 import type { ResourceService } from '../modules/resources/resources.service';
 import type { SearchService } from '../modules/search/search.service';
 import type { Viewer } from '../shared/viewer';
+import type { WebhooksContext, WebhookServices } from '../modules/webhooks/webhooks.context';
 import type { AppPubSub } from './pubsub';
 
 /** Every module's services, as the composition root builds them. */
-export interface Services extends ContinuationServices, LifecycleServices {
+export interface Services extends ContinuationServices, LifecycleServices, WebhookServices {
   accounts: AccountService;
   resources: ResourceService;
   search: SearchService;
 }
 
 /** An operation's context: what every module's resolvers ask of it. */
-export type Context = AccountsContext & ResourcesContext & SearchContext & ContinuationContext & LifecycleContext & { services: Services; pubSub: AppPubSub };
+export type Context = AccountsContext & ResourcesContext & SearchContext & ContinuationContext & LifecycleContext & WebhooksContext & { services: Services; pubSub: AppPubSub };
 
 function createLoaders(viewer: Viewer, services: Services): Context['loaders'] {
   return {

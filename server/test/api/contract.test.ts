@@ -24,17 +24,6 @@ const notServedYet: Record<string, string> = {
   'Query.apiKeys was removed.': '#29 (keys and scopes)',
   'Mutation.createApiKey was removed.': '#29 (keys and scopes)',
   'Mutation.revokeApiKey was removed.': '#29 (keys and scopes)',
-  'WebhookEventType was removed.': '#30 (webhooks)',
-  'WebhookDeliveryStatus was removed.': '#30 (webhooks)',
-  'WebhookEndpoint was removed.': '#30 (webhooks)',
-  'WebhookDelivery was removed.': '#30 (webhooks)',
-  'CreateWebhookEndpointInput was removed.': '#30 (webhooks)',
-  'CreateWebhookEndpointSuccess was removed.': '#30 (webhooks)',
-  'CreateWebhookEndpointResult was removed.': '#30 (webhooks)',
-  'Query.webhookEndpoints was removed.': '#30 (webhooks)',
-  'Mutation.createWebhookEndpoint was removed.': '#30 (webhooks)',
-  'Mutation.deleteWebhookEndpoint was removed.': '#30 (webhooks)',
-  'Mutation.redeliverWebhook was removed.': '#30 (webhooks)',
   'SessionContinuedEvent.run was removed.': '#25 (third-party friction)',
 };
 
