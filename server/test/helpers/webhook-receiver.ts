@@ -21,6 +21,8 @@ export class WebhookReceiver {
   /** Requests whose signature did not verify. */
   readonly rejected: string[] = [];
   private answers: number[] = [];
+  /** Each webhook-id is answered 500 this many times before 200. */
+  private failuresPerId = 0;
   private secret: string | null = null;
   private server: http.Server | null = null;
   private waiters: (() => void)[] = [];
@@ -40,7 +42,8 @@ export class WebhookReceiver {
         const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
         try {
           const body = new Webhook(this.secret ?? '').verify(payload, headers) as ReceivedWebhook['body'];
-          const answered = this.answers.shift() ?? 200;
+          const attemptsOfId = this.received.filter((hook) => hook.id === headers['webhook-id']).length;
+          const answered = this.answers.shift() ?? (attemptsOfId < this.failuresPerId ? 500 : 200);
           this.received.push({ id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], type: body.type, body, answered });
           response.writeHead(answered).end();
         } catch (error) {
@@ -73,6 +76,11 @@ export class WebhookReceiver {
   /** The statuses to answer the next requests with, in order. */
   answerWith(...statuses: number[]): void {
     this.answers.push(...statuses);
+  }
+
+  /** Answers 500 to the first `failures` attempts of each webhook-id, then 200. */
+  failEachIdFirst(failures: number): void {
+    this.failuresPerId = failures;
   }
 
   /** Successful deliveries (2xx answers) so far, once per webhook-id. */
