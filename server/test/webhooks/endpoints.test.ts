@@ -1,4 +1,5 @@
 import { GraphQLTestClient } from '../helpers/graphql-client';
+import { createSession } from '../helpers/continuations';
 import { startTestServer, TestServer } from '../helpers/test-server';
 import { CREATE_ENDPOINT } from '../helpers/webhook-receiver';
 import { DEFAULT_WEBHOOK_SETTINGS } from '../../src/modules/webhooks/webhooks';
@@ -10,10 +11,14 @@ type Created = {
 describe('webhook endpoints', () => {
   let server: TestServer;
   let client: GraphQLTestClient;
+  const logLines: string[] = [];
 
   beforeAll(async () => {
-    // The defaults: https only, public addresses only.
-    server = await startTestServer({ webhooks: DEFAULT_WEBHOOK_SETTINGS });
+    // The defaults, https only and public addresses only, with retries quick enough to watch.
+    server = await startTestServer({
+      webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, retryScheduleMs: Array(20).fill(100), disableAfterMs: 600, pollMs: 50 },
+      logDestination: { write: (line: string) => void logLines.push(line) },
+    });
     client = await server.newAccount('hooks');
   });
   afterAll(() => server.close());
@@ -63,5 +68,29 @@ describe('webhook endpoints', () => {
     expect((await client.data<{ deleteWebhookEndpoint: unknown }>(mutation, { id: created.endpoint!.id })).deleteWebhookEndpoint).toBeNull();
     const redeliver = 'mutation ($id: ID!) { redeliverWebhook(deliveryId: $id) { id } }';
     expect((await client.data<{ redeliverWebhook: unknown }>(redeliver, { id: created.endpoint!.id })).redeliverWebhook).toBeNull();
+  });
+
+  it('refuses at connect time a host that resolves to a private address since it was registered, and disables an endpoint failing for too long', async () => {
+    const owner = await server.newAccount('rebinding');
+    const created = await create(owner, { url: 'https://93.184.215.14/hooks', events: ['SESSION_ERASED'] });
+    // As if the host's DNS now answered with a loopback address.
+    await server.app.database.dataSource.query(`UPDATE webhook_endpoints SET url = 'https://localhost:9/hooks' WHERE id = $1`, [created.endpoint!.id]);
+    const session = await createSession(owner, 'to erase');
+    await owner.data('mutation ($s: ID!) { eraseSession(input: { sessionId: $s, scope: SESSION, reason: "test" }) { __typename } }', { s: session });
+
+    type Endpoint = { disabledAt: string | null; deliveries: { id: string; status: string; attempts: number; lastError: string | null }[] };
+    const endpoint = async () => (await owner.data<{ webhookEndpoints: Endpoint[] }>('query { webhookEndpoints { disabledAt deliveries { id status attempts lastError } } }')).webhookEndpoints[0];
+    for (let deadline = Date.now() + 10_000; !(await endpoint()).disabledAt && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
+    const disabled = await endpoint();
+    expect(disabled.disabledAt).not.toBeNull();
+    expect(disabled.deliveries).toEqual([{ id: expect.any(String), status: 'FAILED', attempts: expect.any(Number), lastError: 'localhost resolves to 127.0.0.1, which is not a public address.' }]);
+    expect(disabled.deliveries[0].attempts).toBeGreaterThan(1);
+    expect(logLines.some((line) => /"level":40/.test(line) && line.includes('disabled') && line.includes(created.endpoint!.id))).toBe(true);
+    const refused = await owner.request('mutation ($d: ID!) { redeliverWebhook(deliveryId: $d) { id } }', { d: disabled.deliveries[0].id });
+    expect(refused.errors?.[0].extensions?.code).toBe('INVALID_INPUT');
+    // A disabled endpoint is sent nothing more.
+    const another = await createSession(owner, 'another');
+    await owner.data('mutation ($s: ID!) { eraseSession(input: { sessionId: $s, scope: SESSION, reason: "test" }) { __typename } }', { s: another });
+    expect((await endpoint()).deliveries).toHaveLength(1);
   });
 });

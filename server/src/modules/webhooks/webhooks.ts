@@ -117,6 +117,8 @@ export function validateEndpoint(request: EndpointRequest, allowHttp: boolean): 
 
 /** Reads WEBHOOK_RETRY_SCHEDULE_MS: comma-separated waits in milliseconds; null when malformed. */
 export function parseRetrySchedule(raw: string): number[] | null {
-  const waits = raw.split(',').map((part) => Number(part.trim()));
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.some((part) => part === '')) return null;
+  const waits = parts.map(Number);
   return waits.length > 0 && waits.length <= 50 && waits.every((wait) => Number.isInteger(wait) && wait >= 0 && wait <= 604_800_000) ? waits : null;
 }
