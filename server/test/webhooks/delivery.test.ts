@@ -36,6 +36,14 @@ describe('webhook deliveries', () => {
 
   const deliveriesOf = async (client: GraphQLTestClient) =>
     (await client.data<{ webhookEndpoints: { deliveries: DeliveryView[] }[] }>(ENDPOINTS)).webhookEndpoints.flatMap((endpoint) => endpoint.deliveries);
+  /** The account's deliveries once `done` holds for them: the receiver may have answered before the server recorded it. */
+  const deliveriesWhen = async (client: GraphQLTestClient, done: (deliveries: DeliveryView[]) => boolean, timeoutMs = 15_000) => {
+    for (let deadline = Date.now() + timeoutMs; ; ) {
+      const deliveries = await deliveriesOf(client);
+      if (done(deliveries) || Date.now() > deadline) return deliveries;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
   const ofType = (receiver: WebhookReceiver, type: string) => receiver.delivered().filter((hook) => hook.type === type);
   const say = async (client: GraphQLTestClient, session: string, text: string) => {
     await postMessage(client, session, text);
@@ -99,7 +107,7 @@ describe('webhook deliveries', () => {
     await receiver.until((hooks) => hooks.delivered().length === 1);
     expect(receiver.received.map((hook) => hook.answered)).toEqual([500, 500, 200]);
     expect(new Set(receiver.received.map((hook) => hook.id)).size).toBe(1);
-    const [delivery] = await deliveriesOf(client);
+    const [delivery] = await deliveriesWhen(client, ([only]) => only.status === 'DELIVERED');
     expect(delivery).toMatchObject({ id: receiver.received[0].id, event: 'SESSION_ERASED', status: 'DELIVERED', attempts: 3, lastResponseStatus: 200, lastError: null, nextAttemptAt: null });
   });
 
@@ -109,19 +117,16 @@ describe('webhook deliveries', () => {
     await receiver.close();
     const session = await createSession(client, 'while down');
     await say(client, session, 'Anyone there?');
-    const failing = async () => (await deliveriesOf(client)).filter((delivery) => delivery.attempts > 0);
-    for (let deadline = Date.now() + 10_000; (await failing()).length < 2 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
-    for (const delivery of await failing()) expect(delivery).toMatchObject({ status: 'PENDING', lastResponseStatus: null, lastError: expect.stringMatching(/ECONNREFUSED/) });
+    const failing = await deliveriesWhen(client, (all) => all.length === 2 && all.every((delivery) => delivery.attempts > 0));
+    for (const delivery of failing) expect(delivery).toMatchObject({ status: 'PENDING', lastResponseStatus: null, lastError: expect.stringMatching(/ECONNREFUSED/) });
     await receiver.open();
     await receiver.until((hooks) => hooks.delivered().length === 2);
-    expect((await deliveriesOf(client)).map((delivery) => delivery.status)).toEqual(['DELIVERED', 'DELIVERED']);
+    expect((await deliveriesWhen(client, (all) => all.every((delivery) => delivery.status === 'DELIVERED'))).map((delivery) => delivery.status)).toEqual(['DELIVERED', 'DELIVERED']);
 
     // Down past the schedule: FAILED after 1 + 3 attempts; redelivered once it is back.
     await receiver.close();
     await say(client, session, 'Still there?');
-    const spent = async () => (await deliveriesOf(client)).filter((delivery) => delivery.status === 'FAILED');
-    for (let deadline = Date.now() + 15_000; (await spent()).length < 2 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 200));
-    const failed = await spent();
+    const failed = (await deliveriesWhen(client, (all) => all.filter((delivery) => delivery.status === 'FAILED').length === 2)).filter((delivery) => delivery.status === 'FAILED');
     expect(failed.map((delivery) => [delivery.attempts, delivery.nextAttemptAt])).toEqual([
       [4, null],
       [4, null],
@@ -130,7 +135,8 @@ describe('webhook deliveries', () => {
     const { redeliverWebhook } = await client.data<{ redeliverWebhook: DeliveryView }>('mutation ($d: ID!) { redeliverWebhook(deliveryId: $d) { id status } }', { d: failed[0].id });
     expect(redeliverWebhook).toEqual({ id: failed[0].id, status: 'PENDING' });
     await receiver.until((hooks) => hooks.delivered().some((hook: ReceivedWebhook) => hook.id === failed[0].id));
-    expect((await deliveriesOf(client)).find((delivery) => delivery.id === failed[0].id)).toMatchObject({ status: 'DELIVERED', attempts: 5 });
+    const redelivered = await deliveriesWhen(client, (all) => all.some((delivery) => delivery.id === failed[0].id && delivery.status === 'DELIVERED'));
+    expect(redelivered.find((delivery) => delivery.id === failed[0].id)).toMatchObject({ status: 'DELIVERED', attempts: 5 });
     const stranger = await server.newAccount('stranger');
     expect((await stranger.data<{ redeliverWebhook: unknown }>('mutation ($d: ID!) { redeliverWebhook(deliveryId: $d) { id } }', { d: failed[1].id })).redeliverWebhook).toBeNull();
   });
