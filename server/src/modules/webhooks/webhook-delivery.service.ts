@@ -9,6 +9,8 @@ import { WebhookSettings, retryDelayMs } from './webhooks';
 const CLAIM_MARGIN_MS = 5_000;
 /** Wake-ups closer together than this share one look at the queue: every reported change wakes the worker. */
 const WAKE_COALESCE_MS = 20;
+/** Successes answered within this long of each other are recorded in one statement. */
+const RECORD_BATCH_MS = 5;
 
 /**
  * The delivery worker of one process: claims due deliveries (SKIP LOCKED, so processes share the
@@ -24,6 +26,8 @@ export class WebhookDeliveryWorker {
   private lookAgain = false;
   private timer: NodeJS.Timeout | null = null;
   private wakeTimer: NodeJS.Timeout | null = null;
+  private answered: { delivery: ClaimedDelivery; responseStatus: number; recorded: () => void }[] = [];
+  private recordTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -89,7 +93,8 @@ export class WebhookDeliveryWorker {
         for (const delivery of claimed) {
           const attempt: Promise<void> = this.attempt(delivery).finally(() => {
             this.attempts.delete(attempt);
-            this.look();
+            // Claims go in batches: once half the attempts are done.
+            if (this.attempts.size <= this.settings.concurrency / 2) this.look();
           });
           this.attempts.add(attempt);
         }
@@ -107,7 +112,7 @@ export class WebhookDeliveryWorker {
       if (result.ok) {
         end({ outcome: 'delivered' });
         metrics.webhookDeliveries.inc({ outcome: 'delivered' });
-        await recordDelivered(this.dataSource.manager, delivery, result.status);
+        await this.recordDelivered(delivery, result.status);
         return;
       }
       const retryInMs = retryDelayMs(this.settings.retryScheduleMs, delivery.roundAttempts + 1);
@@ -123,5 +128,20 @@ export class WebhookDeliveryWorker {
       // The claim lapses and the delivery is attempted again.
       logger.error({ err: error, deliveryId: delivery.id }, 'Recording a webhook attempt failed');
     }
+  }
+
+  /** Records a success with the others answered about now, in one statement; resolves once it is written. */
+  private recordDelivered(delivery: ClaimedDelivery, responseStatus: number): Promise<void> {
+    return new Promise((recorded) => {
+      this.answered.push({ delivery, responseStatus, recorded });
+      this.recordTimer ??= setTimeout(() => {
+        this.recordTimer = null;
+        const batch = this.answered.splice(0);
+        recordDelivered(this.dataSource.manager, batch)
+          // The claims lapse and the deliveries are attempted again.
+          .catch((error: unknown) => logger.error({ err: error, deliveryIds: batch.map((entry) => entry.delivery.id) }, 'Recording webhook deliveries failed'))
+          .finally(() => batch.forEach((entry) => entry.recorded()));
+      }, RECORD_BATCH_MS);
+    });
   }
 }

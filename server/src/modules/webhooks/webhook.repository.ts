@@ -74,15 +74,19 @@ export async function claimDueDeliveries(manager: EntityManager, limit: number, 
   }));
 }
 
-/** Records a 2xx answer: the delivery is DELIVERED and its endpoint no longer failing. */
-export async function recordDelivered(manager: EntityManager, delivery: ClaimedDelivery, responseStatus: number): Promise<void> {
+/** Records 2xx answers: the deliveries are DELIVERED, and their endpoints no longer failing. */
+export async function recordDelivered(manager: EntityManager, answered: { delivery: ClaimedDelivery; responseStatus: number }[]): Promise<void> {
   await preparedQuery(
     manager,
-    `WITH endpoint AS (UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $3 AND failing_since IS NOT NULL)
-     UPDATE webhook_deliveries SET status = 'DELIVERED', attempts = attempts + 1, round_attempts = round_attempts + 1,
-            last_response_status = $2, last_error = NULL, next_attempt_at = NULL, delivered_at = statement_timestamp()
-     WHERE id = $1 AND status = 'PENDING'`,
-    [delivery.id, responseStatus, delivery.endpointId],
+    `WITH delivered AS (
+       UPDATE webhook_deliveries delivery SET status = 'DELIVERED', attempts = attempts + 1, round_attempts = round_attempts + 1,
+              last_response_status = answer.status, last_error = NULL, next_attempt_at = NULL, delivered_at = statement_timestamp()
+       FROM unnest($1::uuid[], $2::integer[]) AS answer (id, status)
+       WHERE delivery.id = answer.id AND delivery.status = 'PENDING'
+       RETURNING delivery.endpoint_id
+     )
+     UPDATE webhook_endpoints SET failing_since = NULL WHERE id IN (SELECT endpoint_id FROM delivered) AND failing_since IS NOT NULL`,
+    [answered.map((entry) => entry.delivery.id), answered.map((entry) => entry.responseStatus)],
   );
 }
 
