@@ -18,7 +18,9 @@ module.exports = {
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testTimeout: 30000,
-  // On the embedded database every test server has its own copy, so files run two at a time; on
-  // PostgreSQL they share one database, and some count its rows, so they run one at a time.
-  maxWorkers: process.env.DATABASE_URL ? 1 : 2,
+  // Two files at a time: on the embedded database every test server has its own copy; on
+  // PostgreSQL each worker has a database of its own (test/setup/worker-database.ts), because
+  // some files count rows. TEST_WORKERS in test/setup/test-database.ts must match.
+  maxWorkers: 2,
+  setupFiles: ['<rootDir>/test/setup/worker-database.ts'],
 };
