@@ -18,6 +18,7 @@ function createRouter() {
         { index: true, element: <HomePage /> },
         { path: 'sessions/:sessionId', element: <SessionRoute /> },
         { path: 'account', lazy: async () => ({ Component: (await import('../features/lifecycle/AccountPage')).AccountPage }) },
+        { path: 'webhooks', lazy: async () => ({ Component: (await import('../features/webhooks/WebhooksPage')).WebhooksPage }) },
         {
           path: 'continuations/:edgeId',
           // The inspector is a page of its own, opened from a card or a banner: loaded when opened.

@@ -70,6 +70,7 @@ export function AppShell() {
       },
       { id: 'shortcuts', label: 'Keyboard shortcuts', keywords: 'help keys', shortcut: '?', run: openShortcuts },
       { id: 'account', label: 'Account: retention, import, erasures', keywords: 'settings retention import erasures delete', run: () => void navigate('/account') },
+      { id: 'webhooks', label: 'Webhooks: endpoints and deliveries', keywords: 'webhooks endpoints deliveries redeliver integrations', run: () => void navigate('/webhooks') },
     ],
     [newConversation, sidebarShown, toggleSidebar, theme, setTheme, openShortcuts, navigate],
   );
