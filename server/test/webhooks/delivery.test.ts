@@ -95,6 +95,10 @@ describe('webhook deliveries', () => {
     expect(JSON.stringify(receiver.received)).not.toContain('PostgreSQL');
     const deliveries = await deliveriesOf(client);
     expect(new Set(deliveries.map((delivery) => delivery.id)).size).toBe(deliveries.length);
+    const scraped = await (await fetch(`${server.url}/metrics`)).text();
+    expect(scraped).toMatch(/^webhook_deliveries_total\{outcome="delivered"\} [1-9]/m);
+    expect(scraped).toMatch(/^webhook_attempt_duration_seconds_count\{outcome="delivered"\} [1-9]/m);
+    expect(scraped).toMatch(/^webhook_queue_age_seconds \d/m);
   });
 
   it('retries a delivery answered 500 twice under the same webhook-id, and it is DELIVERED at the third attempt', async () => {
