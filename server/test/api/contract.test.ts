@@ -24,7 +24,6 @@ const notServedYet: Record<string, string> = {
   'Query.apiKeys was removed.': '#29 (keys and scopes)',
   'Mutation.createApiKey was removed.': '#29 (keys and scopes)',
   'Mutation.revokeApiKey was removed.': '#29 (keys and scopes)',
-  'SessionContinuedEvent.run was removed.': '#25 (third-party friction)',
 };
 
 describe('the public API contract', () => {
