@@ -18,10 +18,6 @@ interface ComposerProps {
 }
 
 /**
- * Writes a user message into the session. A continued session takes none: the composer turns
- * into the choice between its current continuation and a new branch, keeping any draft.
- */
-/**
  * A message being written: its text and attachments, and sending it once (the same draft resent
  * after a network failure cannot post twice), with why it was refused or where the session went.
  */
@@ -77,6 +73,10 @@ function useMessageDraft(sessionId: string) {
   return { text, problem, continuedIn, posting, attached, edit, attach, detach, send };
 }
 
+/**
+ * Writes a user message into the session. A continued session takes none: the composer turns
+ * into the choice between its current continuation and a new branch, keeping any draft.
+ */
 export function Composer({ session, currentContinuation, initiation }: ComposerProps) {
   const sessionId = session.id;
   const { text, problem, continuedIn, posting, attached, edit, attach, detach, send } = useMessageDraft(sessionId);
