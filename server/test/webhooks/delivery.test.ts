@@ -144,4 +144,26 @@ describe('webhook deliveries', () => {
     const stranger = await server.newAccount('stranger');
     expect((await stranger.data<{ redeliverWebhook: unknown }>('mutation ($d: ID!) { redeliverWebhook(deliveryId: $d) { id } }', { d: failed[1].id })).redeliverWebhook).toBeNull();
   });
+
+  it('announces only what committed: a replayed or refused message queues no delivery', async () => {
+    const client = await server.newAccount('only once');
+    const receiver = await registered(client, ['MESSAGE_POSTED']);
+    const session = await createSession(client, 'replays');
+    const post = (sessionId: string) =>
+      client.data<{ postMessage: { __typename: string } }>(
+        'mutation ($s: ID!) { postMessage(input: { sessionId: $s, text: "Once only.", clientMessageId: "same-key" }) { __typename ... on OperationError { code } } }',
+        { s: sessionId },
+      );
+    await post(session);
+    await post(session);
+    await settledRuns(client, session);
+    const erased = await createSession(client, 'erased');
+    await client.data('mutation ($s: ID!) { eraseSession(input: { sessionId: $s, scope: SESSION, reason: "gone" }) { __typename } }', { s: erased });
+    expect((await post(erased)).postMessage.__typename).toBe('OperationError');
+
+    // The message and its answer, each once.
+    const deliveries = await deliveriesWhen(client, (all) => all.length === 2 && all.every((delivery) => delivery.status === 'DELIVERED'));
+    expect(deliveries.map((delivery) => delivery.status)).toEqual(['DELIVERED', 'DELIVERED']);
+    expect(receiver.delivered().map((hook) => hook.body.data.kind).sort()).toEqual(['ASSISTANT_MESSAGE', 'USER_MESSAGE']);
+  });
 });
