@@ -4,8 +4,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Webhooks: an account's endpoints, and one delivery row per event and endpoint, written in the
  * transaction of the change it reports (the outbox) and claimed by the delivery workers.
  */
-export class Webhooks1796185200000 implements MigrationInterface {
-  name = 'Webhooks1796185200000';
+export class Webhooks1796188800000 implements MigrationInterface {
+  name = 'Webhooks1796188800000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
