@@ -20,6 +20,10 @@ export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   /** Requests whose signature did not verify. */
   readonly rejected: string[] = [];
+  /** The path of every request. */
+  readonly paths: string[] = [];
+  /** Requests left unanswered from now on, as a receiver that hangs. */
+  private stalls = 0;
   private answers: number[] = [];
   /** Each webhook-id is answered 500 this many times before 200. */
   private failuresPerId = 0;
@@ -36,6 +40,11 @@ export class WebhookReceiver {
   async open(): Promise<this> {
     const server = http.createServer((request, response) => {
       const chunks: Buffer[] = [];
+      this.paths.push(request.url ?? '');
+      if (this.stalls > 0) {
+        this.stalls -= 1;
+        return;
+      }
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const payload = Buffer.concat(chunks).toString('utf8');
@@ -45,7 +54,7 @@ export class WebhookReceiver {
           const attemptsOfId = this.received.filter((hook) => hook.id === headers['webhook-id']).length;
           const answered = this.answers.shift() ?? (attemptsOfId < this.failuresPerId ? 500 : 200);
           this.received.push({ id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], type: body.type, body, answered });
-          response.writeHead(answered).end();
+          response.writeHead(answered, answered >= 300 && answered < 400 ? { location: '/elsewhere' } : {}).end();
         } catch (error) {
           this.rejected.push(`${headers['webhook-id']}: ${(error as Error).message}`);
           response.writeHead(400).end();
@@ -76,6 +85,11 @@ export class WebhookReceiver {
   /** The statuses to answer the next requests with, in order. */
   answerWith(...statuses: number[]): void {
     this.answers.push(...statuses);
+  }
+
+  /** Leaves the next `count` requests unanswered. */
+  stall(count: number): void {
+    this.stalls += count;
   }
 
   /** Answers 500 to the first `failures` attempts of each webhook-id, then 200. */

@@ -17,7 +17,7 @@ describe('webhook deliveries', () => {
   beforeAll(async () => {
     server = await startTestServer({
       agent: AGENT,
-      webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, allowPrivateNetworks: true, allowHttp: true, retryScheduleMs: [200, 500, 1000], pollMs: 100 },
+      webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, allowPrivateNetworks: true, allowHttp: true, retryScheduleMs: [200, 500, 1000], pollMs: 100, timeoutMs: 1_000 },
     });
   });
   afterAll(async () => {
@@ -143,5 +143,41 @@ describe('webhook deliveries', () => {
     expect(redelivered.find((delivery) => delivery.id === failed[0].id)).toMatchObject({ status: 'DELIVERED', attempts: 5 });
     const stranger = await server.newAccount('stranger');
     expect((await stranger.data<{ redeliverWebhook: unknown }>('mutation ($d: ID!) { redeliverWebhook(deliveryId: $d) { id } }', { d: failed[1].id })).redeliverWebhook).toBeNull();
+  });
+
+  it('announces only what committed: a replayed or refused message queues no delivery', async () => {
+    const client = await server.newAccount('only once');
+    const receiver = await registered(client, ['MESSAGE_POSTED']);
+    const session = await createSession(client, 'replays');
+    const post = (sessionId: string) =>
+      client.data<{ postMessage: { __typename: string } }>(
+        'mutation ($s: ID!) { postMessage(input: { sessionId: $s, text: "Once only.", clientMessageId: "same-key" }) { __typename ... on OperationError { code } } }',
+        { s: sessionId },
+      );
+    await post(session);
+    await post(session);
+    await settledRuns(client, session);
+    const erased = await createSession(client, 'erased');
+    await client.data('mutation ($s: ID!) { eraseSession(input: { sessionId: $s, scope: SESSION, reason: "gone" }) { __typename } }', { s: erased });
+    expect((await post(erased)).postMessage.__typename).toBe('OperationError');
+
+    // The message and its answer, each once.
+    const deliveries = await deliveriesWhen(client, (all) => all.length === 2 && all.every((delivery) => delivery.status === 'DELIVERED'));
+    expect(deliveries.map((delivery) => delivery.status)).toEqual(['DELIVERED', 'DELIVERED']);
+    expect(receiver.delivered().map((hook) => hook.body.data.kind).sort()).toEqual(['ASSISTANT_MESSAGE', 'USER_MESSAGE']);
+  });
+
+  it('follows no redirect and gives up on an answer that does not come in time, retrying both', async () => {
+    const client = await server.newAccount('odd receivers');
+    const receiver = await registered(client, ['SESSION_ERASED']);
+    receiver.answerWith(307);
+    receiver.stall(1);
+    const session = await createSession(client, 'to erase');
+    await client.data('mutation ($s: ID!) { eraseSession(input: { sessionId: $s, scope: SESSION, reason: "test" }) { __typename } }', { s: session });
+
+    const [delivery] = await deliveriesWhen(client, ([only]) => only?.status === 'DELIVERED');
+    expect(delivery).toMatchObject({ status: 'DELIVERED', attempts: 3 });
+    expect(receiver.paths).toEqual(['/hooks', '/hooks', '/hooks']);
+    expect(receiver.received.map((hook) => hook.answered)).toEqual([307, 200]);
   });
 });

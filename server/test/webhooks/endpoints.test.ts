@@ -1,4 +1,5 @@
 import { GraphQLTestClient } from '../helpers/graphql-client';
+import { createKey } from '../helpers/api-keys';
 import { createSession } from '../helpers/continuations';
 import { startTestServer, TestServer } from '../helpers/test-server';
 import { CREATE_ENDPOINT } from '../helpers/webhook-receiver';
@@ -35,6 +36,19 @@ describe('webhook endpoints', () => {
     const secretField = await client.request('query { webhookEndpoints { secret } }');
     expect(secretField.errors?.[0].message).toMatch(/Cannot query field "secret"/);
     expect(JSON.stringify(await client.data('query { webhookEndpoints { id url events description createdAt disabledAt deliveries { id } } }'))).not.toContain(created.secret);
+  });
+
+  it('is managed with an ADMIN key only: a WRITE key, or one limited to sessions, is FORBIDDEN', async () => {
+    const session = await createSession(client, 'limited');
+    const writer = await createKey(client, { scopes: ['WRITE'] });
+    const limited = await createKey(client, { scopes: ['ADMIN'], sessionIds: [session] });
+    for (const key of [writer, limited]) {
+      expect((await key.client.request('query { webhookEndpoints { id } }')).errors?.[0].extensions?.code).toBe('FORBIDDEN');
+      const created = await key.client.request(CREATE_ENDPOINT, { input: { url: 'https://93.184.215.14/hooks', events: ['MESSAGE_POSTED'] } });
+      expect(created.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    }
+    const admin = await createKey(client, { scopes: ['ADMIN'] });
+    expect((await admin.client.request('query { webhookEndpoints { id } }')).errors).toBeUndefined();
   });
 
   it('refuses plain http, private, loopback, link-local and metadata addresses, and names the field', async () => {
