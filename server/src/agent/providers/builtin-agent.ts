@@ -21,6 +21,7 @@ import { clipText } from '../../shared/text';
  */
 export class BuiltinAgent implements ModelProvider {
   readonly name = 'builtin';
+  readonly continuesAtThreshold = true;
 
   /** `pauseMs` between the word groups of a streamed answer, as a model producing tokens pauses. */
   constructor(private readonly pauseMs = 5) {}
