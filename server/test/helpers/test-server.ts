@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RunningApp, startApp } from '../../src/app';
+import { DEFAULT_WEBHOOK_SETTINGS } from '../../src/modules/webhooks/webhooks';
 import { AppConfig, DEFAULT_AGENT_CONFIG } from '../../src/config';
 import { DEFAULT_CONTINUATION_POLICY } from '../../src/modules/continuation/continuations.service';
 import { isolatedServerDatabase, testPoolMode, testServerDatabase } from '../setup/test-database';
@@ -57,6 +58,9 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
     continuationPolicy: DEFAULT_CONTINUATION_POLICY,
     // No agent unless a test asks for one: most suites check the API itself, message by message.
     agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none' },
+    // No webhook deliveries unless a test asks for them: a worker would claim any of its
+    // database's, and its polls would count among a request's queries.
+    webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, concurrency: 0 },
     // A line per request would bury a failing test's own output.
     logLevel: 'warn',
     logDestination,
