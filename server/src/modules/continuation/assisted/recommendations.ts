@@ -72,10 +72,20 @@ export interface ContentHit {
   matchedWords: string[];
 }
 
+/** A hit inside a ranked range: what evidence-first placement orders by. */
+export interface RangeHit {
+  seq: number;
+  /** The hit's relevance, boosted as its range is for earlier recalls. */
+  score: number;
+  matchedWords: string[];
+}
+
 export interface RankedRange {
   first: EventBound;
   last: EventBound;
   score: number;
+  /** The range's hits, best first; none for a recalled range that matches no word. */
+  hits: RangeHit[];
   tokenCount: number;
   /** For a person: what matched, and how often the range was recalled. */
   reason: string;
@@ -158,10 +168,14 @@ export function rankRanges(hits: Hit[], recalled: RecalledRange[], limit: number
       ),
       ...(recallCount > 0 ? [recallReason(recallCount)] : []),
     ];
+    const boost = 1 + RECALL_BOOST * Math.log1p(recallCount);
     return {
       first: window.first,
       last: window.last,
-      score: base * (1 + RECALL_BOOST * Math.log1p(recallCount)),
+      score: base * boost,
+      hits: window.hits
+        .map((hit) => ({ seq: hit.seq, score: hit.relevance * boost, matchedWords: hit.matchedWords }))
+        .sort((a, b) => b.score - a.score || a.seq - b.seq),
       tokenCount: rangeTokenCount(window.first, window.last),
       reason: reasons.join('; '),
     };
@@ -172,6 +186,7 @@ export function rankRanges(hits: Hit[], recalled: RecalledRange[], limit: number
       first: range.first,
       last: range.last,
       score: RECALLED_BASE_SCORE * (1 + RECALL_BOOST * Math.log1p(range.recallCount)),
+      hits: [],
       tokenCount: rangeTokenCount(range.first, range.last),
       reason: recallReason(range.recallCount),
     });

@@ -25,7 +25,7 @@ import { attachmentReference } from '../../attachments/attachments.service';
 const LINEAGE_ID_ALLOWANCE = 24;
 
 /** Recommendations considered for an assisted continuation: more than any budget holds, so that it is filled. */
-const RECOMMENDED_CANDIDATES = 20;
+const RECOMMENDED_CANDIDATES = 60;
 
 /** What a continuation decided before writing anything. */
 export interface Prepared {
