@@ -23,8 +23,14 @@ export const WINDOW_AFTER = 1;
 export const OTHER_HITS_WEIGHT = 0.25;
 export const RECALL_BOOST = 0.5;
 export const RECALLED_BASE_SCORE = 0.05;
-/** Candidate hits SQL returns before ranking: more than any budget holds, few enough to rank at once. */
+/** Candidate hits SQL returns before ranking, for a list of recommendations (at most 50). */
 export const CANDIDATE_HITS = 60;
+/**
+ * Candidate hits an assisted projection considers: more than an 8,000-token budget holds (a turn
+ * of conversation is about 50 tokens there), so that the budget is filled with hits, and an event
+ * too large for what is left can be passed over for smaller ones further down.
+ */
+export const PROJECTION_CANDIDATE_HITS = 300;
 /** Matching resource blocks, and matching memory entries, SQL returns before ranking. */
 export const CONTENT_CANDIDATES = 10;
 /** Words of a purpose searched for; a purpose is a sentence or two, and more words only widen the scan. */

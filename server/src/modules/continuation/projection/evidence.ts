@@ -8,13 +8,16 @@ import { countedEvent } from './render';
  * Evidence-first placement of what assisted selection recommends. The matching events themselves
  * are what answers a question, so the budget goes to them before their surroundings: the best
  * hits alone first, then the neighbours of those hits (the answer after a question, the question
- * before an answer), then the next hits and their neighbours, and so on while the budget lasts.
+ * before an answer), then the next hits, then their neighbours, while the budget lasts.
  * What is placed is shown as merged ranges, each event once, in one element per session: the
  * events' lines carry their ids and seqs, so ranges need no tag of their own, only a gap line.
  */
 
-/** Hits placed alone before any neighbour is; then their neighbours, then the next as many hits. */
-export const HITS_PER_TIER = 8;
+/**
+ * The best hits, placed alone before any neighbour is; their neighbours follow, then every other
+ * hit, then those hits' neighbours. See docs/search.md for the measurements that chose it.
+ */
+export const BEST_HITS = 5;
 /** Neighbours of a hit in the order they are placed: the event after it, then the one before. */
 export const NEIGHBOUR_OFFSETS = [1, -1];
 /** The line between two ranges of one session's element. */
@@ -30,9 +33,9 @@ export interface EvidenceStep {
 }
 
 /**
- * The recommended ranges' events in the order evidence-first placement takes them: tiers of
- * {@link HITS_PER_TIER} hits (best first across every range), each followed by its hits'
- * neighbours; then the events of recalled ranges that match no word. `events` holds each
+ * The recommended ranges' events in the order evidence-first placement takes them: the
+ * {@link BEST_HITS} best hits (best first across every range), their neighbours, every other hit,
+ * those hits' neighbours; then the events of recalled ranges that match no word. `events` holds each
  * range's events, aligned with `ranges`; an event comes once.
  */
 export function evidenceOrder(ranges: RecommendedRange[], events: (ProjectedEvent[] | null)[]): EvidenceStep[] {
@@ -49,8 +52,7 @@ export function evidenceOrder(ranges: RecommendedRange[], events: (ProjectedEven
     taken.add(event.id);
     order.push({ event, neighbourOf });
   };
-  for (let start = 0; start < hits.length; start += HITS_PER_TIER) {
-    const tier = hits.slice(start, start + HITS_PER_TIER);
+  for (const tier of [hits.slice(0, BEST_HITS), hits.slice(BEST_HITS)]) {
     for (const hit of tier) take(hit.sessionId, hit.seq, null);
     for (const offset of NEIGHBOUR_OFFSETS) {
       for (const hit of tier) {

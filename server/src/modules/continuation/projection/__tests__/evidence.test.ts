@@ -1,5 +1,5 @@
 import { countTokens } from '../../../../shared/tokens';
-import { EVIDENCE_RELEVANCE, EvidenceStep, GAP_LINE, HITS_PER_TIER, evidenceOrder, mergedRanges, placeEvidence } from '../evidence';
+import { EVIDENCE_RELEVANCE, BEST_HITS, EvidenceStep, GAP_LINE, evidenceOrder, mergedRanges, placeEvidence } from '../evidence';
 import { ProjectedEvent, RecommendedRange } from '../model';
 import { countedEvent } from '../render';
 
@@ -48,11 +48,13 @@ describe('evidence-first placement of recommendations', () => {
     expect(at(events(order(windows)))).toEqual(['b:10', 'a:20', 'a:5', 'b:11', 'a:21', 'a:6', 'b:9', 'a:19', 'a:4']);
   });
 
-  it('reaches the next hits only after the neighbours of a tier of hits', () => {
-    const windows = Array.from({ length: HITS_PER_TIER + 1 }, (_, index) => window('a', 10 * index + 1, 10 * index + 3, [[10 * index + 2, 1 - index / 100]]));
+  it('reaches the next hits only after the neighbours of the best hits, and their neighbours after every other hit', () => {
+    const windows = Array.from({ length: BEST_HITS + 3 }, (_, index) => window('a', 10 * index + 1, 10 * index + 3, [[10 * index + 2, 1 - index / 100]]));
     const placed = at(events(order(windows)));
-    expect(placed.slice(0, HITS_PER_TIER)).toEqual(windows.slice(0, HITS_PER_TIER).map((of) => `a:${of.range.hits[0].seq}`));
-    expect(placed.indexOf(`a:${10 * HITS_PER_TIER + 2}`)).toBe(3 * HITS_PER_TIER);
+    const hitAt = (index: number) => `a:${10 * index + 2}`;
+    expect(placed.slice(0, BEST_HITS)).toEqual(windows.slice(0, BEST_HITS).map((_, index) => hitAt(index)));
+    expect(placed.indexOf(hitAt(BEST_HITS))).toBe(3 * BEST_HITS);
+    expect(placed.slice(3 * BEST_HITS, 3 * BEST_HITS + 3)).toEqual([hitAt(BEST_HITS), hitAt(BEST_HITS + 1), hitAt(BEST_HITS + 2)]);
   });
 
   it('takes each event once, even where windows overlap', () => {
