@@ -7,8 +7,8 @@ import { countedEvent } from './render';
 /**
  * Evidence-first placement of what assisted selection recommends. The matching events themselves
  * are what answers a question, so the budget goes to them before their surroundings: the best
- * hits alone first, then the neighbours of those hits (the answer after a question, the question
- * before an answer), then the next hits, then their neighbours, while the budget lasts.
+ * hits alone first, then the neighbours of those hits (the event after each: the answer after a
+ * question), then the next hits, then their neighbours, while the budget lasts.
  * What is placed is shown as merged ranges, each event once, in one element per session: the
  * events' lines carry their ids and seqs, so ranges need no tag of their own, only a gap line.
  */
@@ -18,8 +18,11 @@ import { countedEvent } from './render';
  * hit, then those hits' neighbours. See docs/search.md for the measurements that chose it.
  */
 export const BEST_HITS = 5;
-/** Neighbours of a hit in the order they are placed: the event after it, then the one before. */
-export const NEIGHBOUR_OFFSETS = [1, -1];
+/**
+ * The neighbour placed beside a hit: the event after it, often the answer to a hit that asks. The
+ * event before (the question a hit answers) did not pay for its room in the measurements.
+ */
+export const NEIGHBOUR_OFFSETS = [1];
 /** The line between two ranges of one session's element. */
 export const GAP_LINE = '[...]';
 
