@@ -20,7 +20,8 @@ import { countedEvent } from './render';
 export const BEST_HITS = 5;
 /**
  * The neighbour placed beside a hit: the event after it, often the answer to a hit that asks. The
- * event before (the question a hit answers) did not pay for its room in the measurements.
+ * event before (the question a hit answers) added about as much as it cost in the measurements
+ * (docs/search.md), so its room goes to further hits.
  */
 export const NEIGHBOUR_OFFSETS = [1];
 /** The line between two ranges of one session's element. */
