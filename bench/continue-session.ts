@@ -206,6 +206,156 @@ const LOCK_PREDECESSOR = `
   WHERE session.id = $1 AND session.account_id = $2
   FOR UPDATE OF session`;
 
+/** The predecessor as LOCK_PREDECESSOR reads it. */
+interface PredecessorRow {
+  id: string;
+  title: string;
+  event_count: number;
+  token_count: number;
+  last_event_hash: string;
+  origin_id: string;
+  lineage_depth: number;
+  message_id: string;
+  message_text: string;
+}
+
+/** The events one continuation appends to both sessions, from the locked predecessor's head. */
+function continuationRows(predecessor: PredecessorRow) {
+  const now = new Date();
+  const ids = { successorId: randomUUID(), edgeId: randomUUID(), manifestId: randomUUID() };
+  const reason = 'PHASE_CHANGE';
+  const successorHead = { seq: 0, tokens: 0, hash: '' };
+  const successorEvents = append(
+    ids.successorId,
+    successorHead,
+    [
+      {
+        kind: EventKind.CONTINUATION,
+        text: `Continued from "${predecessor.title}"`,
+        data: { role: 'banner', edgeId: ids.edgeId, manifestId: ids.manifestId, predecessorId: predecessor.id, predecessorTitle: predecessor.title, reason, actor: 'AGENT' },
+        replayOfId: null,
+      },
+      { kind: EventKind.USER_MESSAGE, text: predecessor.message_text, data: null, replayOfId: predecessor.message_id },
+    ],
+    now,
+  );
+  const predecessorHead = { seq: predecessor.event_count, tokens: predecessor.token_count, hash: predecessor.last_event_hash };
+  const card = append(
+    predecessor.id,
+    predecessorHead,
+    [
+      {
+        kind: EventKind.CONTINUATION,
+        text: `Continued in "${TITLE}"`,
+        data: {
+          role: 'transition_card',
+          edgeId: ids.edgeId,
+          manifestId: ids.manifestId,
+          successorId: ids.successorId,
+          successorTitle: TITLE,
+          reason,
+          actor: 'AGENT',
+          carried: 'the current request, 3 established facts, 2 decisions, 2 open questions, 3 next actions, 1 caution, 2 sources',
+          includedSources: 2,
+          omittedSources: 0,
+        },
+        replayOfId: null,
+      },
+    ],
+    now,
+  );
+  return { ...ids, now, reason, successorHead, predecessorHead, successorEvents, events: [...successorEvents, ...card] };
+}
+
+/** The statements after the lock, in the order the server writes them. */
+function continuationStatements(accountId: string, predecessor: PredecessorRow, manifest: ManifestTemplate): [string, unknown[]][] {
+  const rows = continuationRows(predecessor);
+  const { successorId, edgeId, manifestId, now, reason, successorHead, predecessorHead, events } = rows;
+  const columns = 12;
+  const placeholders = events.map((_, row) => `(${Array.from({ length: columns }, (_, column) => `$${row * columns + column + 1}`).join(', ')})`);
+  const eventValues = events.flatMap((event) => [
+    event.id,
+    event.sessionId,
+    accountId,
+    event.seq,
+    event.kind,
+    event.text,
+    event.data == null ? null : JSON.stringify(event.data),
+    event.tokenCount,
+    event.tokenTotal,
+    event.hash,
+    event.replayOfId,
+    now,
+  ]);
+  const manifestHash = sha256(manifest.handoff + manifest.sources + manifest.items + manifest.transferredState + manifest.lineageBlock + manifest.context);
+  return [
+    [
+      `INSERT INTO sessions (id, account_id, kind, status, title, created_at, event_count, token_count, last_event_hash,
+                             origin_id, lineage_depth, continuation_streak)
+       VALUES ($1, $2, 'CONTINUATION', 'ACTIVE', $3, $4, $5, $6, $7, $8, $9, 1)`,
+      [successorId, accountId, TITLE, now, successorHead.seq, successorHead.tokens, successorHead.hash, predecessor.origin_id, predecessor.lineage_depth + 1],
+    ],
+    [
+      `INSERT INTO events (id, session_id, account_id, seq, kind, text, data, token_count, token_total, hash, replay_of_id, created_at)
+       VALUES ${placeholders.join(', ')}`,
+      eventValues,
+    ],
+    [
+      `UPDATE sessions SET status = 'CONTINUED', event_count = $2, token_count = $3, last_event_hash = $4 WHERE id = $1`,
+      [predecessor.id, predecessorHead.seq, predecessorHead.tokens, predecessorHead.hash],
+    ],
+    [
+      `INSERT INTO continuation_edges (id, account_id, predecessor_id, predecessor_depth, successor_id, successor_depth, reason, actor,
+                                       initiating_event_id, idempotency_key, request_fingerprint, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'AGENT', $8, $9, $10, $11)`,
+      [
+        edgeId,
+        accountId,
+        predecessor.id,
+        predecessor.lineage_depth,
+        successorId,
+        predecessor.lineage_depth + 1,
+        reason,
+        predecessor.message_id,
+        randomUUID(),
+        sha256(`${predecessor.id}:${reason}:${TITLE}`),
+        now,
+      ],
+    ],
+    [
+      `INSERT INTO projection_manifests (id, account_id, edge_id, predecessor_id, successor_id, origin_id, initiating_event_id, actor, reason,
+                                         handoff, sources, items, transferred_state, lineage_block, context, compiler_version, model_version,
+                                         token_budget, token_cost, hash, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'AGENT', $8, $9, $10, $11, $12, $13, $14, 'projection-compiler/2', 'o200k_base', $15, $16, $17, $18)`,
+      [
+        manifestId,
+        accountId,
+        edgeId,
+        predecessor.id,
+        successorId,
+        predecessor.origin_id,
+        predecessor.message_id,
+        reason,
+        manifest.handoff,
+        manifest.sources,
+        manifest.items,
+        manifest.transferredState,
+        manifest.lineageBlock,
+        manifest.context,
+        manifest.tokenBudget,
+        manifest.tokenCost,
+        manifestHash,
+        now,
+      ],
+    ],
+    [
+      `INSERT INTO runs (id, account_id, session_id, kind, status, trigger_event_id, created_at, updated_at)
+       VALUES ($1, $2, $3, 'TURN', 'QUEUED', $4, $5, $5)`,
+      [randomUUID(), accountId, successorId, rows.successorEvents[1].id, now],
+    ],
+  ];
+}
+
 /**
  * The rows one continuation writes, in one transaction with no checks and no tokenizer: the
  * least any implementation must send to PostgreSQL for the same result. Returns the number of
@@ -221,145 +371,9 @@ export async function continueInSql(pool: Pool, { id: predecessorId, accountId }
   try {
     await send('BEGIN');
     const { rows } = await send(LOCK_PREDECESSOR, [predecessorId, accountId]);
-    const predecessor = rows[0];
+    const predecessor = rows[0] as PredecessorRow | undefined;
     if (!predecessor) throw new Error(`No predecessor ${predecessorId} in account ${accountId}`);
-    const now = new Date();
-    const successorId = randomUUID();
-    const edgeId = randomUUID();
-    const manifestId = randomUUID();
-    const reason = 'PHASE_CHANGE';
-
-    const successorHead = { seq: 0, tokens: 0, hash: '' };
-    const successorEvents = append(
-      successorId,
-      successorHead,
-      [
-        {
-          kind: EventKind.CONTINUATION,
-          text: `Continued from "${predecessor.title}"`,
-          data: { role: 'banner', edgeId, manifestId, predecessorId, predecessorTitle: predecessor.title, reason, actor: 'AGENT' },
-          replayOfId: null,
-        },
-        { kind: EventKind.USER_MESSAGE, text: predecessor.message_text, data: null, replayOfId: predecessor.message_id },
-      ],
-      now,
-    );
-    const predecessorHead = { seq: predecessor.event_count, tokens: predecessor.token_count, hash: predecessor.last_event_hash };
-    const card = append(
-      predecessorId,
-      predecessorHead,
-      [
-        {
-          kind: EventKind.CONTINUATION,
-          text: `Continued in "${TITLE}"`,
-          data: {
-            role: 'transition_card',
-            edgeId,
-            manifestId,
-            successorId,
-            successorTitle: TITLE,
-            reason,
-            actor: 'AGENT',
-            carried: 'the current request, 3 established facts, 2 decisions, 2 open questions, 3 next actions, 1 caution, 2 sources',
-            includedSources: 2,
-            omittedSources: 0,
-          },
-          replayOfId: null,
-        },
-      ],
-      now,
-    );
-
-    await send(
-      `INSERT INTO sessions (id, account_id, kind, status, title, created_at, event_count, token_count, last_event_hash,
-                             origin_id, lineage_depth, continuation_streak)
-       VALUES ($1, $2, 'CONTINUATION', 'ACTIVE', $3, $4, $5, $6, $7, $8, $9, 1)`,
-      [
-        successorId,
-        accountId,
-        TITLE,
-        now,
-        successorHead.seq,
-        successorHead.tokens,
-        successorHead.hash,
-        predecessor.origin_id,
-        predecessor.lineage_depth + 1,
-      ],
-    );
-    const events = [...successorEvents, ...card];
-    const columns = 12;
-    const placeholders = events.map((_, row) => `(${Array.from({ length: columns }, (_, column) => `$${row * columns + column + 1}`).join(', ')})`);
-    await send(
-      `INSERT INTO events (id, session_id, account_id, seq, kind, text, data, token_count, token_total, hash, replay_of_id, created_at)
-       VALUES ${placeholders.join(', ')}`,
-      events.flatMap((event) => [
-        event.id,
-        event.sessionId,
-        accountId,
-        event.seq,
-        event.kind,
-        event.text,
-        event.data == null ? null : JSON.stringify(event.data),
-        event.tokenCount,
-        event.tokenTotal,
-        event.hash,
-        event.replayOfId,
-        now,
-      ]),
-    );
-    await send(
-      `UPDATE sessions SET status = 'CONTINUED', event_count = $2, token_count = $3, last_event_hash = $4 WHERE id = $1`,
-      [predecessorId, predecessorHead.seq, predecessorHead.tokens, predecessorHead.hash],
-    );
-    await send(
-      `INSERT INTO continuation_edges (id, account_id, predecessor_id, predecessor_depth, successor_id, successor_depth, reason, actor,
-                                       initiating_event_id, idempotency_key, request_fingerprint, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'AGENT', $8, $9, $10, $11)`,
-      [
-        edgeId,
-        accountId,
-        predecessorId,
-        predecessor.lineage_depth,
-        successorId,
-        predecessor.lineage_depth + 1,
-        reason,
-        predecessor.message_id,
-        randomUUID(),
-        sha256(`${predecessorId}:${reason}:${TITLE}`),
-        now,
-      ],
-    );
-    await send(
-      `INSERT INTO projection_manifests (id, account_id, edge_id, predecessor_id, successor_id, origin_id, initiating_event_id, actor, reason,
-                                         handoff, sources, items, transferred_state, lineage_block, context, compiler_version, model_version,
-                                         token_budget, token_cost, hash, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'AGENT', $8, $9, $10, $11, $12, $13, $14, 'projection-compiler/2', 'o200k_base', $15, $16, $17, $18)`,
-      [
-        manifestId,
-        accountId,
-        edgeId,
-        predecessorId,
-        successorId,
-        predecessor.origin_id,
-        predecessor.message_id,
-        reason,
-        manifest.handoff,
-        manifest.sources,
-        manifest.items,
-        manifest.transferredState,
-        manifest.lineageBlock,
-        manifest.context,
-        manifest.tokenBudget,
-        manifest.tokenCost,
-        sha256(manifest.handoff + manifest.sources + manifest.items + manifest.transferredState + manifest.lineageBlock + manifest.context),
-        now,
-      ],
-    );
-    await send(
-      `INSERT INTO runs (id, account_id, session_id, kind, status, trigger_event_id, created_at, updated_at)
-       VALUES ($1, $2, $3, 'TURN', 'QUEUED', $4, $5, $5)`,
-      [randomUUID(), accountId, successorId, successorEvents[1].id, now],
-    );
+    for (const [text, values] of continuationStatements(accountId, { ...predecessor, id: predecessorId }, manifest)) await send(text, values);
     await send('COMMIT');
     return statements;
   } catch (error) {

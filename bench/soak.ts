@@ -29,7 +29,7 @@ const MESSAGES_AFTER = 3;
 /** Operations of each kind before the first window, so that it measures compiled code. */
 const WARMUP = 320;
 const FLAT_TARGET = 0.8;
-const RAW_TARGET = 0.5;
+const RAW_TARGET = 0.6;
 
 interface Account {
   id: string;

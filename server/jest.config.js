@@ -15,10 +15,14 @@ module.exports = {
       },
     ],
   },
+  reporters: ['default', '<rootDir>/test/setup/skipped-tests-reporter.js'],
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
-  testTimeout: 30000,
-  // On the embedded database every test server has its own copy, so files run two at a time; on
-  // PostgreSQL they share one database, and some count its rows, so they run one at a time.
-  maxWorkers: process.env.DATABASE_URL ? 1 : 2,
+  // A test server starting on a busy machine (CI on two cores) can take half a minute by itself.
+  testTimeout: 60000,
+  // Two files at a time: on the embedded database every test server has its own copy; on
+  // PostgreSQL each worker has a database of its own (test/setup/worker-database.ts), because
+  // some files count rows. TEST_WORKERS in test/setup/test-database.ts must match.
+  maxWorkers: 2,
+  setupFiles: ['<rootDir>/test/setup/worker-database.ts'],
 };

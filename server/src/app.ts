@@ -6,6 +6,7 @@ import { AppConfig, requireCrossProcessDelivery } from './config';
 import { Services, createContext } from './api/context';
 import { appPayloadCodec, AppPubSub, createAppPubSub, pubSubNotifier } from './api/pubsub';
 import { buildAppSchema } from './api/schema';
+import { SessionReach } from './api/session-reach';
 import { ModelProvider } from './agent/agent';
 import { BuiltinAgent } from './agent/providers/builtin-agent';
 import { OpenAIProvider } from './agent/providers/openai-provider';
@@ -14,6 +15,8 @@ import { TurnRunner } from './agent/turn/turn-runner';
 import { AgentWorker } from './agent/worker';
 import { mcpRoute } from './mcp/route';
 import { AccountService, BootstrapKey } from './modules/accounts/accounts.service';
+import { ApiKeyService } from './modules/accounts/api-keys.service';
+import { sessionOrigins } from './modules/conversation/session-reach.repository';
 import { DEFAULT_ATTACHMENT_MAX_BYTES } from './modules/attachments/attachments';
 import { attachmentsRouter } from './modules/attachments/attachments.route';
 import { AttachmentService } from './modules/attachments/attachments.service';
@@ -43,9 +46,13 @@ import { DEFAULT_IMPORT_MAX_BYTES } from './modules/lifecycle/portability/bundle
 import { ExportService } from './modules/lifecycle/portability/export.service';
 import { ImportService } from './modules/lifecycle/portability/import.service';
 import { portabilityRouter } from './modules/lifecycle/portability/portability.route';
+import { WebhookDeliveryWorker } from './modules/webhooks/webhook-delivery.service';
+import { WebhookService } from './modules/webhooks/webhooks.service';
+import { DEFAULT_WEBHOOK_SETTINGS } from './modules/webhooks/webhooks';
 import { bearerKey } from './platform/http/bearer';
 import { readinessReport } from './platform/http/readiness';
 import { RunningHttpServer, startHttpServer } from './platform/http/server';
+import { DEFAULT_RATE_LIMITS, RateLimits, RequestThrottle } from './platform/http/rate-limits';
 import { createLogger, logger, useLogger } from './platform/observability/logger';
 import { metrics, watchPool } from './platform/observability/metrics';
 import { CountingEventTarget } from './platform/pubsub/counting-event-target';
@@ -62,6 +69,8 @@ export interface RunningApp {
   subscriptions: CountingEventTarget;
   /** Executes this process's share of the agent's runs; null when no agent is configured. */
   worker: AgentWorker | null;
+  /** This process's webhook delivery worker. */
+  webhooks: WebhookDeliveryWorker;
   /** This process's retention sweep: `sweepOnce` steps it. */
   retention: RetentionService;
   /** Graceful stop: no new connections, in-flight requests finish, then sockets and the database close. */
@@ -78,6 +87,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   let crossProcess: PostgresEventTarget | RedisEventTarget | null = null;
   let s3Storage: S3AttachmentStorage | null = null;
   let history: { reads: HistoryReads; close(): Promise<void> } | null = null;
+  let rateLimits: RateLimits | null = null;
   try {
     const { dataSource } = database;
     history = await openHistoryReads(config, database);
@@ -90,10 +100,13 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     const subscriptions = crossProcess ?? new CountingEventTarget();
     const pubSub = createAppPubSub(subscriptions);
     let worker: AgentWorker | null = null;
-    const notifier = measuredNotifier(pubSub, (runs) => worker?.runsChanged(runs), config.databaseReplicaUrl ? reads : null);
+    const webhooks = new WebhookDeliveryWorker(dataSource, config.webhooks ?? DEFAULT_WEBHOOK_SETTINGS);
+    const notifier = measuredNotifier(pubSub, (runs) => worker?.runsChanged(runs), config.databaseReplicaUrl ? reads : null, () => webhooks.wake());
     s3Storage = config.s3 ? new S3AttachmentStorage(config.s3) : null;
-    const services = buildServices(config, dataSource, notifier, s3Storage, reads);
+    const services = buildServices(config, dataSource, notifier, s3Storage, reads, pubSub, () => webhooks.wake());
+    services.apiKeys.watchRevocations();
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
+    const sessionReach = new SessionReach(dataSource);
     const built = await buildAppSchema(pubSub);
     const schema = config.databaseReplicaUrl ? recordMutationWrites(built, (accountId) => reads.wrote(accountId)) : built;
     const provider = timed(modelProvider(config));
@@ -102,6 +115,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       const runner = new TurnRunner(dataSource, notifier, services.continuations, services.proposals, new RecallTools(services), services.attachments, provider, schema, {
         windowTokens: agent.windowTokens,
         threshold: agent.continuationThreshold,
+        maxOutputTokens: agent.maxOutputTokens,
         maxSteps: agent.maxSteps,
       });
       worker = new AgentWorker(dataSource, notifier, runner, agent);
@@ -110,20 +124,24 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     // TypeORM's postgres driver keeps its pg pool as `master`.
     const pool = (dataSource.driver as unknown as { master: Pool }).master;
     const unwatchPool = watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
-    const authenticate = (authorization: unknown) => services.accounts.authenticate(bearerKey(authorization));
+    const authenticate = (authorization: unknown) => services.apiKeys.authenticate(bearerKey(authorization));
+    rateLimits = RateLimits.create(config.rateLimits ?? DEFAULT_RATE_LIMITS, config.redisUrl);
     const http = await startHttpServer({
       ...config,
       schema,
       authenticate,
-      createContext: (viewer) => createContext(viewer, services, pubSub),
+      createContext: (viewer) => createContext(viewer, services, pubSub, sessionReach),
+      watchKeyRevocations: (listener) => services.apiKeys.onRevoked(listener),
+      throttle: new RequestThrottle(rateLimits, config.trustedProxies ?? 0),
       mountRoutes(app) {
-        app.all('/mcp', mcpRoute({ services, schema, authenticate, corsOrigins: config.corsOrigins ?? [], listenHost: config.host, wrote: (accountId) => reads.wrote(accountId) }));
+        app.all('/mcp', mcpRoute({ services, schema, authenticate, reaches: (viewer, thing, id) => sessionReach.reaches(viewer, thing, id), corsOrigins: config.corsOrigins ?? [], listenHost: config.host, wrote: (accountId) => reads.wrote(accountId) }));
         app.use(attachmentsRouter({ attachments: services.attachments, authenticate }));
-        app.use(portabilityRouter({ authenticate, exports: services.exports, imports: services.imports, importMaxBytes: config.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES, wrote: (accountId) => reads.wrote(accountId) }));
+        app.use(portabilityRouter({ authenticate, reaches: (viewer, sessionId) => sessionReach.reaches(viewer, 'session', sessionId), exports: services.exports, imports: services.imports, importMaxBytes: config.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES, wrote: (accountId) => reads.wrote(accountId) }));
       },
       readiness: () => readinessReport(dataSource, delivery, () => reads.replicaState()),
     });
     worker?.start();
+    webhooks.start();
     services.proposals.startExpirySweeps();
     services.retention.startSweeps();
     return {
@@ -133,12 +151,16 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       http,
       subscriptions,
       worker,
+      webhooks,
       retention: services.retention,
       async close() {
         await services.retention.stopSweeps();
+        await services.apiKeys.stopWatchingRevocations();
         await services.proposals.stopExpirySweeps();
         await worker?.stop();
+        await webhooks.stop();
         await http.close();
+        await rateLimits?.close();
         await crossProcess?.close();
         s3Storage?.close();
         unwatchPool();
@@ -147,6 +169,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       },
     };
   } catch (error) {
+    await rateLimits?.close();
     await crossProcess?.close();
     s3Storage?.close();
     await history?.close();
@@ -183,14 +206,16 @@ async function openHistoryReads(config: AppConfig, database: Database): Promise<
 /**
  * The notifier services announce to: every change published, runs counted, and runs queued here
  * handed to this process's worker at once (other processes poll). With a replica, writes of
- * events and continuations (the agent's too) are recorded for read-your-writes.
+ * events and continuations (the agent's too) are recorded for read-your-writes. Every change may
+ * have queued webhook deliveries: this process's delivery worker looks at once.
  */
 function measuredNotifier(
   pubSub: AppPubSub,
   runsQueuedHere: (runs: Parameters<ContinuationNotifier['runsChanged']>[0]) => void,
   history: HistoryReads | null,
+  deliveriesMayBeDue: () => void,
 ): ContinuationNotifier {
-  const published = pubSubNotifier(pubSub);
+  const published = wakingOnEveryChange(pubSubNotifier(pubSub), deliveriesMayBeDue);
   const wrote = (accountId: string | undefined) => {
     if (history && accountId) history.wrote(accountId).catch((error) => logger.warn({ err: error }, 'Recording a write position failed'));
   };
@@ -212,6 +237,17 @@ function measuredNotifier(
   };
 }
 
+/** The notifier, calling `wake` after each announcement of a change that may have queued deliveries. */
+function wakingOnEveryChange(notifier: ContinuationNotifier, wake: () => void): ContinuationNotifier {
+  return {
+    ...notifier,
+    eventsAppended: (events) => (notifier.eventsAppended(events), wake()),
+    runsChanged: (runs) => (notifier.runsChanged(runs), wake()),
+    sessionContinued: (edge) => (notifier.sessionContinued(edge), wake()),
+    proposalsChanged: (proposals) => (notifier.proposalsChanged(proposals), wake()),
+  };
+}
+
 /** Every module's services, wired: the one place that knows them all. */
 function buildServices(
   config: AppConfig,
@@ -219,6 +255,8 @@ function buildServices(
   notifier: ContinuationNotifier,
   s3Storage: S3AttachmentStorage | null,
   history: HistoryReads,
+  pubSub: AppPubSub,
+  deliveryDue: () => void,
 ): Services {
   const { agent } = config;
   const agentAnswers = agent.provider !== 'none';
@@ -232,6 +270,7 @@ function buildServices(
   const erasures = new ErasureService(dataSource, notifier, attachments, clock);
   return {
     accounts: new AccountService(dataSource),
+    apiKeys: new ApiKeyService(dataSource, pubSub, sessionOrigins, clock),
     sessions: new SessionService(dataSource, approval.defaultApproval),
     transcript: new TranscriptService(dataSource, notifier, continuations, writable, agentAnswers, history),
     continuations,
@@ -248,6 +287,7 @@ function buildServices(
     retention: new RetentionService(dataSource, erasures, config.retention ?? DEFAULT_RETENTION_SETTINGS, clock),
     exports: new ExportService(dataSource, attachments, clock),
     imports: new ImportService(dataSource, attachments, clock),
+    webhooks: new WebhookService(dataSource, config.webhooks ?? DEFAULT_WEBHOOK_SETTINGS, deliveryDue),
   };
 }
 
@@ -257,6 +297,7 @@ function timed(provider: ModelProvider | null): ModelProvider | null {
   return {
     name: provider.name,
     readsAttachments: provider.readsAttachments,
+    continuesAtThreshold: provider.continuesAtThreshold,
     async complete(request) {
       const end = metrics.modelCalls.startTimer({ provider: provider.name });
       try {

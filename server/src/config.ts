@@ -11,6 +11,8 @@ import type { S3StorageOptions } from './modules/attachments/storage/s3-storage'
 import { DATABASE_POOL_MODES, DatabasePoolMode } from './platform/db/pool-mode';
 import { DEFAULT_RETENTION_SETTINGS, RetentionSettings } from './modules/lifecycle/retention/retention';
 import { DEFAULT_IMPORT_MAX_BYTES } from './modules/lifecycle/portability/bundle';
+import { DEFAULT_RATE_LIMITS, RateLimitSettings } from './platform/http/rate-limits';
+import { DEFAULT_WEBHOOK_SETTINGS, WebhookSettings, parseRetrySchedule } from './modules/webhooks/webhooks';
 
 /** Everything the server reads from its environment; the README's configuration table lists the same. */
 export interface AppConfig {
@@ -59,6 +61,12 @@ export interface AppConfig {
   retention?: RetentionSettings;
   /** The most bytes a bundle or transcript sent to `POST /imports` may have; 256 MiB when absent. */
   importMaxBytes?: number;
+  /** Failed sign-ins per client address and requests per key; the defaults when absent. */
+  rateLimits?: RateLimitSettings;
+  /** How many proxies in front of the server append to X-Forwarded-For (TRUST_PROXY); 0 or absent: none is trusted. */
+  trustedProxies?: number;
+  /** How webhooks are delivered and retried, and where they may go; the defaults when absent. */
+  webhooks?: WebhookSettings;
   /** The time erasure and retention go by; the system clock when absent (tests move it). */
   clock?: () => Date;
 }
@@ -121,6 +129,8 @@ export interface AgentConfig {
   windowTokens: number;
   /** Share of the window from which a continuation is advised (CONTEXT_PRESSURE). */
   continuationThreshold: number;
+  /** Room kept for the model's answer in every request; null sizes it for the window (`defaultOutputTokens`). */
+  maxOutputTokens: number | null;
   /** Model calls per turn before the run fails for not answering. */
   maxSteps: number;
   /** Runs this process executes at once; 0 for a process that serves the API only. */
@@ -134,6 +144,7 @@ export const DEFAULT_AGENT_CONFIG: AgentConfig = {
   openai: { apiKey: '', model: 'gpt-4o-mini', timeoutMs: 120_000 },
   windowTokens: 32_768,
   continuationThreshold: 0.8,
+  maxOutputTokens: null,
   maxSteps: 8,
   concurrency: 2,
   leaseMs: 30_000,
@@ -166,6 +177,7 @@ function agentConfig(env: NodeJS.ProcessEnv): AgentConfig {
     },
     windowTokens: integer(env, 'MODEL_CONTEXT_WINDOW', defaults.windowTokens, 256, 10_000_000),
     continuationThreshold: share(env, 'CONTINUATION_THRESHOLD', defaults.continuationThreshold),
+    maxOutputTokens: env.MODEL_MAX_OUTPUT_TOKENS ? integer(env, 'MODEL_MAX_OUTPUT_TOKENS', 0, 16, 1_000_000) : null,
     maxSteps: integer(env, 'AGENT_MAX_STEPS', defaults.maxSteps, 1, 100),
     concurrency: integer(env, 'AGENT_CONCURRENCY', defaults.concurrency, 0, 100),
     leaseMs: integer(env, 'RUN_LEASE_MS', defaults.leaseMs, 100, 3_600_000),
@@ -194,6 +206,50 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}").`);
   }
   return value;
+}
+
+/** RATE_LIMIT_*: 0 turns a limit off. */
+function rateLimits(env: NodeJS.ProcessEnv): RateLimitSettings {
+  const defaults = DEFAULT_RATE_LIMITS;
+  return {
+    signInFailures: integer(env, 'RATE_LIMIT_SIGNIN_FAILURES', defaults.signInFailures, 0, 1_000_000),
+    signInWindowSeconds: integer(env, 'RATE_LIMIT_SIGNIN_WINDOW_SECONDS', defaults.signInWindowSeconds, 1, 86_400),
+    keyRequests: integer(env, 'RATE_LIMIT_KEY_REQUESTS', defaults.keyRequests, 0, 100_000_000),
+    keyWindowSeconds: integer(env, 'RATE_LIMIT_KEY_WINDOW_SECONDS', defaults.keyWindowSeconds, 1, 86_400),
+  };
+}
+
+/** TRUST_PROXY: `true` for one proxy in front, a number for that many, `false` or unset for none. */
+function trustedProxies(raw: string | undefined): number {
+  if (raw === undefined || raw === '' || raw === 'false') return 0;
+  if (raw === 'true') return 1;
+  const hops = Number(raw);
+  if (!Number.isInteger(hops) || hops < 0 || hops > 10) throw new ConfigError(`TRUST_PROXY is true, false or a number of proxies from 0 to 10 (got "${raw}").`);
+  return hops;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return false;
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name} must be true or false (got "${raw}").`);
+  return raw === 'true';
+}
+
+/** The WEBHOOK_ settings. */
+function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
+  const defaults = DEFAULT_WEBHOOK_SETTINGS;
+  const rawSchedule = env.WEBHOOK_RETRY_SCHEDULE_MS;
+  const retryScheduleMs = rawSchedule ? parseRetrySchedule(rawSchedule) : defaults.retryScheduleMs;
+  if (!retryScheduleMs) throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE_MS must list waits in milliseconds, e.g. 5000,300000,1800000 (got "${rawSchedule}").`);
+  return {
+    retryScheduleMs,
+    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', defaults.timeoutMs, 100, 300_000),
+    disableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_MS', defaults.disableAfterMs, 0, 31_536_000_000),
+    allowPrivateNetworks: flag(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
+    allowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'),
+    concurrency: integer(env, 'WEBHOOK_CONCURRENCY', defaults.concurrency, 0, 1_000),
+    pollMs: integer(env, 'WEBHOOK_POLL_MS', defaults.pollMs, 10, 60_000),
+  };
 }
 
 /** DATABASE_POOL_MODE, DATABASE_LISTEN_URL and DATABASE_REPLICA_URL, checked against each other. */
@@ -265,5 +321,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
       batchSize: integer(env, 'RETENTION_BATCH', DEFAULT_RETENTION_SETTINGS.batchSize, 1, 1_000),
     },
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', DEFAULT_IMPORT_MAX_BYTES, 1, 2_147_483_647),
+    rateLimits: rateLimits(env),
+    trustedProxies: trustedProxies(env.TRUST_PROXY),
+    webhooks: webhookSettings(env),
   };
 }

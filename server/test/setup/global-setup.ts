@@ -4,11 +4,16 @@ declare global {
   var testDatabase: TestDatabase | undefined;
 }
 
-/** One migrated database (or embedded template) for the whole run; test files find it in the environment. */
+/**
+ * One migrated database per test worker (or one embedded template) for the whole run; each test
+ * file finds its worker's in the environment (test/setup/worker-database.ts).
+ */
 export default async function globalSetup(): Promise<void> {
   const database = await createTestDatabase();
   globalThis.testDatabase = database;
-  if (database.url) process.env.TEST_DATABASE_URL = database.url;
-  if (database.adminUrl) process.env.TEST_DATABASE_ADMIN_URL = database.adminUrl;
+  database.workerUrls?.forEach(({ url, adminUrl }, index) => {
+    process.env[`TEST_DATABASE_URL_${index + 1}`] = url;
+    process.env[`TEST_DATABASE_ADMIN_URL_${index + 1}`] = adminUrl;
+  });
   if (database.templateDir) process.env.TEST_TEMPLATE_DIR = database.templateDir;
 }

@@ -7,10 +7,12 @@ import { entities } from '../../src/modules/entities';
 
 /** How the run's test servers reach their database; set in the environment by the global setup. */
 export interface TestDatabase {
-  /** A migrated PostgreSQL database of this run (when DATABASE_URL is set), through the pooler when there is one. */
-  url?: string;
-  /** The same database reached directly, to create and drop databases beside it. */
-  adminUrl?: string;
+  /**
+   * Per test worker, a migrated PostgreSQL database of this run (when DATABASE_URL is set): `url`
+   * through the pooler when there is one, `adminUrl` the same database reached directly, to
+   * create and drop databases beside it.
+   */
+  workerUrls?: { url: string; adminUrl: string }[];
   /** A migrated embedded data folder that each test server copies (when it is not). */
   templateDir?: string;
   drop(): Promise<void>;
@@ -46,10 +48,24 @@ function throughPooler(databaseUrl: string): string {
   return url.toString();
 }
 
+/** Test files running at once, each worker on a database of its own (see jest.config.js). */
+export const TEST_WORKERS = 2;
+
+async function adminQuery(serverUrl: string, text: string): Promise<void> {
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(text);
+  } finally {
+    await admin.end();
+  }
+}
+
 /**
- * A new, migrated database for one test run on the PostgreSQL of DATABASE_URL, or a migrated
- * embedded data folder to copy: each test file then runs its server on PGlite in-process,
- * exactly as `npm start` does.
+ * A new, migrated database for one test run on the PostgreSQL of DATABASE_URL, copied once per
+ * test worker (files that count rows must not see another file's), or a migrated embedded data
+ * folder to copy: each test file then runs its server on PGlite in-process, exactly as
+ * `npm start` does.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL;
@@ -59,22 +75,23 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     return { templateDir: scratch, drop: () => rm(scratch, { recursive: true, force: true }) };
   }
   const name = `sc_test_${Date.now()}_${process.pid}`;
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  await migrate(throughPooler(url.toString()), scratch);
+  const named = (database: string) => {
+    const url = new URL(serverUrl);
+    url.pathname = `/${database}`;
+    return url.toString();
+  };
+  await adminQuery(serverUrl, `CREATE DATABASE ${name}`);
+  // Directly, not through a pooler: a pooler would keep backends on it, and a database being
+  // accessed cannot be copied. (test/platform/pooler.test.ts migrates through the pooler.)
+  await migrate(named(name), scratch);
+  const workers = Array.from({ length: TEST_WORKERS }, (_, index) => `${name}_w${index + 1}`);
+  // A copy of the migrated database is a file copy: far quicker than migrating each.
+  for (const worker of workers) await adminQuery(serverUrl, `CREATE DATABASE ${worker} TEMPLATE ${name}`);
   return {
-    url: throughPooler(url.toString()),
-    adminUrl: url.toString(),
+    workerUrls: workers.map((worker) => ({ url: throughPooler(named(worker)), adminUrl: named(worker) })),
     async drop() {
       await rm(scratch, { recursive: true, force: true });
-      const client = new Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      for (const database of [...workers, name]) await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     },
   };
 }

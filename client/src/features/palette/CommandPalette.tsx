@@ -100,47 +100,11 @@ export default function CommandPalette({ request, onClose }: CommandPaletteProps
     void navigate(path);
   }
 
-  const groups: Group[] = [];
-  const matchedCommands = commands.filter((command) => matchesWords(`${command.label} ${command.keywords ?? ''}`, words));
-  if (matchedCommands.length > 0) {
-    groups.push({
-      id: 'commands',
-      title: 'Commands',
-      options: matchedCommands.map((command) => ({
-        id: `command-${command.id}`,
-        run: () => {
-          onClose();
-          command.run();
-        },
-        content: (
-          <>
-            <span className="palette-option-title">{command.label}</span>
-            {command.shortcut && <kbd className="shortcut">{command.shortcut}</kbd>}
-          </>
-        ),
-        label: command.label,
-      })),
-    });
-  }
-  const matchedSessions = sessions.filter((session) => matchesWords(session.title, words)).slice(0, SESSIONS_SHOWN);
-  if (matchedSessions.length > 0) {
-    groups.push({
-      id: 'sessions',
-      title: 'Conversations',
-      options: matchedSessions.map((session) => ({
-        id: `session-${session.id}`,
-        run: () => open(`/sessions/${session.id}`),
-        content: (
-          <>
-            <span className="palette-option-title">{session.title}</span>
-            <span className="palette-option-meta">
-              {session.id === session.headId ? formatDateTime(session.createdAt) : `before “${session.lineageTitle}”`}
-            </span>
-          </>
-        ),
-      })),
-    });
-  }
+  // Commands and conversations show only when something matches; messages once a search ran.
+  const groups = [
+    commandsGroup(commands.filter((command) => matchesWords(`${command.label} ${command.keywords ?? ''}`, words)), onClose),
+    sessionsGroup(sessions.filter((session) => matchesWords(session.title, words)).slice(0, SESSIONS_SHOWN), open),
+  ].filter((group) => group.options.length > 0);
   if (searched !== null) groups.push(messagesGroup(searched, scope, search, open));
   const problem = searched === null ? null : searchProblem(search);
 
@@ -198,43 +162,100 @@ export default function CommandPalette({ request, onClose }: CommandPaletteProps
           ))}
         </fieldset>
       )}
-      <div id={listboxId} role="listbox" aria-label="Results" className="palette-results">
-        {groups.map((group) => (
-          <div key={group.id} role="presentation" className="palette-group">
-            <div id={`${listboxId}-${group.id}`} className="palette-group-title" aria-hidden="true">
-              {group.title}
-            </div>
-            <div role="group" aria-labelledby={`${listboxId}-${group.id}`}>
-              {group.options.map((option) => (
-                <div
-                  key={option.id}
-                  id={optionId(listboxId, option.id)}
-                  role="option"
-                  aria-selected={option === activeOption}
-                  aria-label={option.label}
-                  className="palette-option"
-                  onClick={option.run}
-                  onMouseMove={() => setActive(options.indexOf(option))}
-                >
-                  {option.content}
-                </div>
-              ))}
-            </div>
-          </div>
-        ))}
-      </div>
+      <PaletteResults listboxId={listboxId} groups={groups} activeOption={activeOption} onHover={(option) => setActive(options.indexOf(option))} />
       {problem}
       <p className="palette-status hint" aria-live="polite">
-        {searched !== null && !search.searching && !search.failure
-          ? search.hits.length === 0
-            ? `No messages match “${searched}” in ${where}.`
-            : `${search.hits.length}${search.hasMore ? '+ messages match' : search.hits.length === 1 ? ' message matches' : ' messages match'} “${searched}” in ${where}.`
-          : query.trim() === ''
-            ? 'Type to find a conversation or a message; ↑ ↓ to choose, Enter to open, Esc to close.'
-            : ''}
+        {paletteStatus(query, searched, search, where)}
       </p>
     </ModalDialog>
   );
+}
+
+function commandsGroup(commands: ReturnType<typeof useRegisteredCommands>, onClose: () => void): Group {
+  return {
+    id: 'commands',
+    title: 'Commands',
+    options: commands.map((command) => ({
+      id: `command-${command.id}`,
+      run: () => {
+        onClose();
+        command.run();
+      },
+      content: (
+        <>
+          <span className="palette-option-title">{command.label}</span>
+          {command.shortcut && <kbd className="shortcut">{command.shortcut}</kbd>}
+        </>
+      ),
+      label: command.label,
+    })),
+  };
+}
+
+function sessionsGroup(sessions: ReturnType<typeof useKnownSessions>, open: (path: string) => void): Group {
+  return {
+    id: 'sessions',
+    title: 'Conversations',
+    options: sessions.map((session) => ({
+      id: `session-${session.id}`,
+      run: () => open(`/sessions/${session.id}`),
+      content: (
+        <>
+          <span className="palette-option-title">{session.title}</span>
+          <span className="palette-option-meta">
+            {session.id === session.headId ? formatDateTime(session.createdAt) : `before “${session.lineageTitle}”`}
+          </span>
+        </>
+      ),
+    })),
+  };
+}
+
+interface PaletteResultsProps {
+  listboxId: string;
+  groups: Group[];
+  activeOption: Option | undefined;
+  onHover(option: Option): void;
+}
+
+function PaletteResults({ listboxId, groups, activeOption, onHover }: PaletteResultsProps) {
+  return (
+    <div id={listboxId} role="listbox" aria-label="Results" className="palette-results">
+      {groups.map((group) => (
+        <div key={group.id} role="presentation" className="palette-group">
+          <div id={`${listboxId}-${group.id}`} className="palette-group-title" aria-hidden="true">
+            {group.title}
+          </div>
+          <div role="group" aria-labelledby={`${listboxId}-${group.id}`}>
+            {group.options.map((option) => (
+              <div
+                key={option.id}
+                id={optionId(listboxId, option.id)}
+                role="option"
+                aria-selected={option === activeOption}
+                aria-label={option.label}
+                className="palette-option"
+                onClick={option.run}
+                onMouseMove={() => onHover(option)}
+              >
+                {option.content}
+              </div>
+            ))}
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** The polite line under the results: how to use the palette, or how many messages matched. */
+function paletteStatus(query: string, searched: string | null, search: ReturnType<typeof useEventSearch>, where: string): string {
+  if (searched !== null && !search.searching && !search.failure) {
+    if (search.hits.length === 0) return `No messages match “${searched}” in ${where}.`;
+    const matches = search.hasMore ? '+ messages match' : search.hits.length === 1 ? ' message matches' : ' messages match';
+    return `${search.hits.length}${matches} “${searched}” in ${where}.`;
+  }
+  return query.trim() === '' ? 'Type to find a conversation or a message; ↑ ↓ to choose, Enter to open, Esc to close.' : '';
 }
 
 function optionId(listboxId: string, id: string): string {

@@ -16,6 +16,8 @@ import { CombinedStatement } from '../../platform/db/statement';
 import { inWriteTransaction } from '../../platform/db/write-transaction';
 import { HistoryReads, primaryReads } from '../../platform/db/history-reads';
 import { queuedRun } from './run.repository';
+import { withWebhooks } from '../webhooks/webhook.repository';
+import { messagesPosted } from './webhook-events';
 import { RunKind } from './runs';
 import { ConversationNotifier } from './notifications';
 import { alignOne } from '../../shared/batch';
@@ -106,9 +108,8 @@ export class TranscriptService {
       const run = this.startsTurns
         ? queuedRun({ accountId: session.accountId, sessionId: session.id, kind: RunKind.TURN, triggerEventId: event.id }, event.createdAt)
         : null;
-      await new CombinedStatement(transaction.manager)
-        .insert(EventEntity, [event])
-        .insert(RunEntity, run ? [run] : [])
+      const statement = new CombinedStatement(transaction.manager).insert(EventEntity, [event]).insert(RunEntity, run ? [run] : []);
+      await withWebhooks(statement, messagesPosted([event]))
         .raw('UPDATE sessions SET event_count = $1, token_count = $2, last_event_hash = $3 WHERE id = $4', [
           totals.eventCount,
           totals.tokenCount,
@@ -178,11 +179,26 @@ export class TranscriptService {
    * that arrives ahead of its predecessors (publishes may overtake each other) is preceded by the
    * missing ones, read from the database. Without `afterSeq`, starts after the current last event.
    */
-  async *followSession(
-    session: SessionEntity,
-    afterSeq: number | null,
-    live: AsyncIterator<EventEntity>,
-  ): AsyncGenerator<EventEntity> {
+  followSession(session: SessionEntity, afterSeq: number | null, live: AsyncIterator<EventEntity>): AsyncIterableIterator<EventEntity> {
+    const events = this.followedEvents(session, afterSeq, live);
+    const followed: AsyncIterableIterator<EventEntity> = {
+      [Symbol.asyncIterator]: () => followed,
+      next: () => events.next(),
+      // A generator waiting for the next live event would take `return` only once one came (on a
+      // quiet session: never, keeping its listener): ending `live` first ends that wait.
+      return: async () => {
+        await live.return?.();
+        return events.return(undefined);
+      },
+      throw: async (error: unknown) => {
+        await live.return?.();
+        return events.throw(error);
+      },
+    };
+    return followed;
+  }
+
+  private async *followedEvents(session: SessionEntity, afterSeq: number | null, live: AsyncIterator<EventEntity>): AsyncGenerator<EventEntity> {
     const pendingLive = live.next();
     try {
       const { eventCount } = await this.dataSource.manager.findOneByOrFail(SessionEntity, { id: session.id });

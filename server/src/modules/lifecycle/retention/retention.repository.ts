@@ -24,16 +24,24 @@ const QUIET_SINCE_CUTOFF = `NOT EXISTS (
  * processes pass over it to the next, as workers claim runs. Null when none is due.
  */
 export async function claimDueLineage(manager: EntityManager, now: Date): Promise<DueLineage | null> {
+  // Per account, its origins oldest first through the account's index on (account_id, created_at),
+  // stopping at the first that is due: the sweep never reads every session.
   const rows: { origin_id: string; account_id: string; retention_days: number }[] = await manager.query(
-    `SELECT origin.id AS origin_id, origin.account_id, policy.retention_days
+    `SELECT due.origin_id, policy.account_id, policy.retention_days
      FROM retention_policies policy
-     JOIN sessions origin ON origin.account_id = policy.account_id AND origin.id = origin.origin_id
-       AND origin.created_at < $1::timestamptz - policy.retention_days * interval '1 day'
-     WHERE EXISTS (SELECT 1 FROM sessions live WHERE live.origin_id = origin.id AND live.erased_at IS NULL)
-       AND ${QUIET_SINCE_CUTOFF}
-     ORDER BY origin.created_at, origin.id
-     LIMIT 1
-     FOR UPDATE OF origin SKIP LOCKED`,
+     CROSS JOIN LATERAL (
+       SELECT origin.id AS origin_id, origin.created_at
+       FROM sessions origin
+       WHERE origin.account_id = policy.account_id AND origin.id = origin.origin_id
+         AND origin.created_at < $1::timestamptz - policy.retention_days * interval '1 day'
+         AND EXISTS (SELECT 1 FROM sessions live WHERE live.origin_id = origin.id AND live.erased_at IS NULL)
+         AND ${QUIET_SINCE_CUTOFF}
+       ORDER BY origin.created_at, origin.id
+       LIMIT 1
+       FOR UPDATE OF origin SKIP LOCKED
+     ) due
+     ORDER BY due.created_at, due.origin_id
+     LIMIT 1`,
     [now],
   );
   return rows.length ? { originId: rows[0].origin_id, accountId: rows[0].account_id, retentionDays: rows[0].retention_days } : null;

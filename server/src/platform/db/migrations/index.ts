@@ -14,6 +14,8 @@ import { ContinuationProposals1796068800000 } from './1796068800000-Continuation
 import { SearchIndexesWithoutPendingList1796072400000 } from './1796072400000-SearchIndexesWithoutPendingList';
 import { SearchTermStatistics1796076000000 } from './1796076000000-SearchTermStatistics';
 import { DataLifecycle1796181596470 } from './1796181596470-DataLifecycle';
+import { ApiKeyScopes1796185200000 } from './1796185200000-ApiKeyScopes';
+import { Webhooks1796188800000 } from './1796188800000-Webhooks';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
 export const migrations = [
@@ -33,4 +35,6 @@ export const migrations = [
   SearchIndexesWithoutPendingList1796072400000,
   SearchTermStatistics1796076000000,
   DataLifecycle1796181596470,
+  ApiKeyScopes1796185200000,
+  Webhooks1796188800000,
 ];
