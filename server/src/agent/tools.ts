@@ -18,6 +18,10 @@ import type { AgentToolName } from '../shared/agent-tools';
 export const READ_EVENTS_MAX = 50;
 /** Hits one search_history call returns at most (10 unless asked). */
 export const SEARCH_HISTORY_MAX = 20;
+/** Queries one search_history call runs at most: rephrasings of one question, merged. */
+export const SEARCH_HISTORY_QUERIES = 5;
+/** Reciprocal-rank fusion's constant: a hit's share of a query is 1 / (this + its rank). */
+export const FUSION_RANK_OFFSET = 60;
 /** Tool results are cut at this many characters, so one call cannot flood the context. */
 export const TOOL_RESULT_MAX_CHARS = 16_000;
 /** Text one read_attachment call shows at most: a tool result's worth, with room for the file's reference. */
@@ -46,15 +50,22 @@ export const RUNTIME_TOOLS: (ModelToolDefinition & { name: AgentToolName })[] = 
     description:
       'Search the text of earlier events by meaning of the words: this lineage by default (every session continued from the same origin), ' +
       'one session, or the whole account. Plain words are alternatives, "quoted phrases" and -exclusions strict. ' +
-      'Returns the best hits with their exact addresses (session, event id, seq) and a snippet: read_events around a hit for the record.',
+      'Returns the best hits with their exact addresses (session, event id, seq) and a snippet: read_events around a hit for the record. ' +
+      'People word things differently: pass several rephrasings in `queries` (names, synonyms, the likely answer\'s words) and get one merged list.',
     parameters: {
       type: 'object',
       properties: {
         query: { type: 'string', description: 'What to find, as a question or words.' },
+        queries: {
+          type: 'array',
+          items: { type: 'string' },
+          minItems: 1,
+          maxItems: SEARCH_HISTORY_QUERIES,
+          description: `Instead of query: 2 to ${SEARCH_HISTORY_QUERIES} rephrasings of what to find, searched each and merged (events found by several rank first).`,
+        },
         scope: { type: 'string', enum: Object.values(SearchScope), description: 'LINEAGE (default), SESSION (this session) or ACCOUNT.' },
         first: { type: 'integer', description: `How many hits, 1 to ${SEARCH_HISTORY_MAX} (default 10).` },
       },
-      required: ['query'],
       additionalProperties: false,
     },
   },
@@ -164,6 +175,40 @@ function refusal(message: string, code: ErrorCode = ErrorCode.INVALID_INPUT): To
 
 const notFound = (message: string) => refusal(message, ErrorCode.NOT_FOUND);
 
+/** A search_history hit as the model reads it. */
+export interface HistoryHit {
+  sessionId: string;
+  eventId: string;
+  seq: number;
+  kind: string;
+  score: number;
+  snippet: string;
+}
+
+/**
+ * The hits of several queries as one list, by reciprocal-rank fusion: each query gives a hit
+ * 1 / (FUSION_RANK_OFFSET + its rank), so an event several rephrasings find ranks above one that
+ * a single query ranks first, and scores of different queries (not comparable) are never mixed.
+ * Each hit keeps its best score, its first snippet, and the indexes of the queries that found it.
+ */
+export function fuseHits(lists: HistoryHit[][]): (HistoryHit & { queries: number[] })[] {
+  const fused = new Map<string, { hit: HistoryHit & { queries: number[] }; share: number; order: number }>();
+  for (const [query, hits] of lists.entries()) {
+    for (const [rank, hit] of hits.entries()) {
+      const share = 1 / (FUSION_RANK_OFFSET + rank + 1);
+      const known = fused.get(hit.eventId);
+      if (!known) {
+        fused.set(hit.eventId, { hit: { ...hit, queries: [query] }, share, order: fused.size });
+        continue;
+      }
+      known.share += share;
+      known.hit.queries.push(query);
+      known.hit.score = Math.max(known.hit.score, hit.score);
+    }
+  }
+  return [...fused.values()].sort((a, b) => b.share - a.share || a.order - b.order).map((entry) => entry.hit);
+}
+
 function eventLine(event: EventEntity) {
   return { seq: event.seq, id: event.id, kind: event.kind, text: event.text, toolCallId: event.toolCallId, replayOf: event.replayOfId };
 }
@@ -200,33 +245,44 @@ export class RecallTools {
   }
 
   private async searchHistory(viewer: Viewer, reader: RecallReader, args: Record<string, unknown>): Promise<ToolOutcome> {
-    const { query, scope, first } = args;
-    if (typeof query !== 'string') return refusal('search_history needs a query (string).');
+    const { query, queries, scope, first } = args;
+    const asked = queries === undefined ? [query] : queries;
+    if (!Array.isArray(asked) || asked.length < 1 || asked.length > SEARCH_HISTORY_QUERIES || asked.some((one) => typeof one !== 'string')) {
+      return refusal(`search_history needs a query (string), or queries (1 to ${SEARCH_HISTORY_QUERIES} strings).`);
+    }
     if (scope !== undefined && !Object.values(SearchScope).includes(scope as SearchScope)) {
       return refusal(`scope must be one of ${Object.values(SearchScope).join(', ')}.`);
     }
     if (first !== undefined && (!Number.isInteger(first) || (first as number) < 1 || (first as number) > SEARCH_HISTORY_MAX)) {
       return refusal(`first must be an integer from 1 to ${SEARCH_HISTORY_MAX}.`);
     }
-    const found = await this.services.search.searchEvents(viewer, {
-      query,
-      sessionId: reader.sessionId,
-      scope: (scope as SearchScope | undefined) ?? SearchScope.LINEAGE,
-      first: (first as number | undefined) ?? 10,
-      // The request being answered would find itself first.
-      excludeFrom: reader.answeringSeq === null ? null : { sessionId: reader.sessionId, seq: reader.answeringSeq },
-    });
-    if (!found.ok) return refusal(found.error.message, found.error.code);
+    const pages: { totalCount: number; hits: HistoryHit[] }[] = [];
+    for (const one of asked as string[]) {
+      const found = await this.services.search.searchEvents(viewer, {
+        query: one,
+        sessionId: reader.sessionId,
+        scope: (scope as SearchScope | undefined) ?? SearchScope.LINEAGE,
+        first: (first as number | undefined) ?? 10,
+        // The request being answered would find itself first.
+        excludeFrom: reader.answeringSeq === null ? null : { sessionId: reader.sessionId, seq: reader.answeringSeq },
+      });
+      if (!found.ok) return refusal(asked.length > 1 ? `"${one}": ${found.error.message}` : found.error.message, found.error.code);
+      pages.push({
+        totalCount: await found.value.totalCount(),
+        hits: found.value.hits.map(({ event, score, snippet }) => ({
+          sessionId: event.sessionId,
+          eventId: event.id,
+          seq: event.seq,
+          kind: event.kind,
+          score: Number(score.toFixed(4)),
+          snippet,
+        })),
+      });
+    }
+    if (queries === undefined) return answer(pages[0]);
     return answer({
-      totalCount: await found.value.totalCount(),
-      hits: found.value.hits.map(({ event, score, snippet }) => ({
-        sessionId: event.sessionId,
-        eventId: event.id,
-        seq: event.seq,
-        kind: event.kind,
-        score: Number(score.toFixed(4)),
-        snippet,
-      })),
+      queries: (asked as string[]).map((one, index) => ({ query: one, totalCount: pages[index].totalCount })),
+      hits: fuseHits(pages.map((page) => page.hits)).slice(0, (first as number | undefined) ?? 10),
     });
   }
 

@@ -115,6 +115,32 @@ describe('continueSession with assisted selection', () => {
     expect(shown.filter((id) => id === opening.id)).toHaveLength(1);
   });
 
+  it('spends a tight budget on the matching event itself before its neighbours', async () => {
+    const { previewProjection: bare } = await client.data<{ previewProjection: Compiled }>(PREVIEW, { input: assisted({ assist: false }) });
+    // Room for the excerpt's tags and one event line, not for the window around it.
+    const { previewProjection } = await client.data<{ previewProjection: Compiled }>(PREVIEW, {
+      input: assisted({ tokenBudget: bare.tokenCost + 150 }),
+    });
+    const recommended = previewProjection.items.filter((item) => item.origin === 'RECOMMENDED');
+    expect(recommended).toHaveLength(1);
+    expect(recommended[0]).toMatchObject({ kind: 'SESSION_EVENT', status: 'INCLUDED', sessionId: origin });
+    const excerpt = previewProjection.context.sections.find((section) => section.kind === 'EXCERPT')!.text;
+    expect(excerpt).toContain(FACT);
+    expect(excerpt).not.toContain('Morning, let us sort out');
+    expect(previewProjection.tokenCost).toBeLessThanOrEqual(bare.tokenCost + 150);
+  });
+
+  it('with room, shows the hit and the event after it as one merged range', async () => {
+    const { previewProjection } = await client.data<{ previewProjection: Compiled }>(PREVIEW, { input: assisted({ tokenBudget: 8000 }) });
+    const recommended = previewProjection.items.filter((item) => item.origin === 'RECOMMENDED' && item.sessionId === origin);
+    expect(recommended[0]).toMatchObject({ kind: 'SESSION_EVENTS', status: 'INCLUDED' });
+    const excerpt = previewProjection.context.sections.find((section) => section.kind === 'EXCERPT')!.text;
+    const lines = excerpt.split('\n');
+    const fact = lines.findIndex((line) => line.endsWith(FACT));
+    expect(lines[fact + 1]).toMatch(/Chatter about lunch and the weekly sync, part 0\.$/);
+    expect(lines[fact - 1]).toMatch(/^<excerpt session=/);
+  });
+
   async function firstEventOf(sessionId: string): Promise<{ id: string }> {
     const { session } = await client.data<{ session: { events: { edges: { node: { id: string } }[] } } }>(
       'query ($id: ID!) { session(id: $id) { events(first: 1) { edges { node { id } } } } }',

@@ -174,6 +174,26 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(read.events.map((event: { text: string }) => event.text)).toEqual(['The tomatoes need staking before June.', 'What about the roses?']);
   });
 
+  it('runs several rephrasings in one search_history call and merges their hits, each event once', async () => {
+    const sessionId = await sessionWith('Pets', ['Our dog Rex loves the beach.', 'The cat sleeps all day.', 'Rex chased a gull at the beach again.']);
+    const found = await call('search_history', { sessionId, queries: ['beach', 'gull', 'parrot'] });
+    expect(found.isError).toBeFalsy();
+    const merged = jsonOf(found);
+    expect(merged.queries).toEqual([
+      { query: 'beach', totalCount: 2 },
+      { query: 'gull', totalCount: 1 },
+      { query: 'parrot', totalCount: 0 },
+    ]);
+    // Found by two of the queries, seq 3 ranks first; seq 1 follows; the cat matches none.
+    expect(merged.hits.map((hit: { seq: number; queries: number[] }) => [hit.seq, hit.queries])).toEqual([
+      [3, [0, 1]],
+      [1, [0]],
+    ]);
+    const refused = await call('search_history', { sessionId, queries: [] });
+    expect(refused.isError).toBe(true);
+    expect(jsonOf(refused)).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('queries') });
+  });
+
   it("continues a session and returns the successor's id and its compiled context", async () => {
     const sessionId = await sessionWith('Moving house', ['We move on the 3rd of May.', 'Now let us plan the kitchen.']);
     const result = await call('continue_session', {

@@ -16,7 +16,7 @@ const BOUND = (alias: string) =>
   `json_build_object('id', ${alias}.id, 'sessionId', ${alias}.session_id, 'seq', ${alias}.seq, 'tokenCount', ${alias}.token_count, 'tokenTotal', ${alias}.token_total, 'hash', ${alias}.hash)`;
 
 /**
- * The lineage's events matching the purpose's words, best first, each with its neighbours and
+ * The lineage's best `candidates` events matching the purpose's words, best first, each with its neighbours and
  * the words it holds. Ranked as search ranks them (BM25, the words weighed by their rarity in the
  * lineage), the score taken as a share of the most the purpose's words could score, so that it
  * compares with the relevance of resource blocks and memory entries. Cards and banners (runtime
@@ -29,6 +29,7 @@ export async function purposeHits(
   originId: string,
   query: ParsedSearchQuery,
   words: string[],
+  candidates: number = CANDIDATE_HITS,
 ): Promise<Hit[]> {
   if (!query.anyWords) return [];
   const area = { scope: SearchScope.LINEAGE, originId } as const;
@@ -63,7 +64,7 @@ export async function purposeHits(
         accountId,
         query.anyWords,
         originId,
-        CANDIDATE_HITS,
+        candidates,
         words,
         WINDOW_BEFORE,
         WINDOW_AFTER,

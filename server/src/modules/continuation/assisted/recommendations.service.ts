@@ -14,7 +14,8 @@ export type Recommendation = ({ type: 'EVENTS' } & RankedRange) | RecommendedCon
 
 /**
  * Ranked sources of the lineage starting at `originId` (and of the account's resources and
- * memory) for `purpose`, best first; read through `manager`. Content is pinned to what it
+ * memory) for `purpose`, best first, from the best `candidateHits` matching events (a default
+ * that suits a list of recommendations otherwise); read through `manager`. Content is pinned to what it
  * resolves to now, as a cited source would be; content that no longer resolves is left out.
  */
 export async function rankedSources(
@@ -23,10 +24,11 @@ export async function rankedSources(
   originId: string,
   purpose: string,
   limit: number,
+  candidateHits?: number,
 ): Promise<Recommendation[]> {
   const { query, words } = purposeQuery(purpose);
   const [hits, recalled, content] = await Promise.all([
-    purposeHits(manager, accountId, originId, query, words),
+    purposeHits(manager, accountId, originId, query, words, candidateHits),
     recalledRanges(manager, accountId, originId),
     purposeContent(manager, accountId, query, words),
   ]);

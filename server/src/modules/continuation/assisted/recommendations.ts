@@ -23,8 +23,14 @@ export const WINDOW_AFTER = 1;
 export const OTHER_HITS_WEIGHT = 0.25;
 export const RECALL_BOOST = 0.5;
 export const RECALLED_BASE_SCORE = 0.05;
-/** Candidate hits SQL returns before ranking: more than any budget holds, few enough to rank at once. */
+/** Candidate hits SQL returns before ranking, for a list of recommendations (at most 50). */
 export const CANDIDATE_HITS = 60;
+/**
+ * Candidate hits an assisted projection considers: more than an 8,000-token budget holds (a turn
+ * of conversation is about 50 tokens there), so that the budget is filled with hits, and an event
+ * too large for what is left can be passed over for smaller ones further down.
+ */
+export const PROJECTION_CANDIDATE_HITS = 300;
 /** Matching resource blocks, and matching memory entries, SQL returns before ranking. */
 export const CONTENT_CANDIDATES = 10;
 /** Words of a purpose searched for; a purpose is a sentence or two, and more words only widen the scan. */
@@ -72,10 +78,20 @@ export interface ContentHit {
   matchedWords: string[];
 }
 
+/** A hit inside a ranked range: what evidence-first placement orders by. */
+export interface RangeHit {
+  seq: number;
+  /** The hit's relevance, boosted as its range is for earlier recalls. */
+  score: number;
+  matchedWords: string[];
+}
+
 export interface RankedRange {
   first: EventBound;
   last: EventBound;
   score: number;
+  /** The range's hits, best first; none for a recalled range that matches no word. */
+  hits: RangeHit[];
   tokenCount: number;
   /** For a person: what matched, and how often the range was recalled. */
   reason: string;
@@ -158,10 +174,14 @@ export function rankRanges(hits: Hit[], recalled: RecalledRange[], limit: number
       ),
       ...(recallCount > 0 ? [recallReason(recallCount)] : []),
     ];
+    const boost = 1 + RECALL_BOOST * Math.log1p(recallCount);
     return {
       first: window.first,
       last: window.last,
-      score: base * (1 + RECALL_BOOST * Math.log1p(recallCount)),
+      score: base * boost,
+      hits: window.hits
+        .map((hit) => ({ seq: hit.seq, score: hit.relevance * boost, matchedWords: hit.matchedWords }))
+        .sort((a, b) => b.score - a.score || a.seq - b.seq),
       tokenCount: rangeTokenCount(window.first, window.last),
       reason: reasons.join('; '),
     };
@@ -172,6 +192,7 @@ export function rankRanges(hits: Hit[], recalled: RecalledRange[], limit: number
       first: range.first,
       last: range.last,
       score: RECALLED_BASE_SCORE * (1 + RECALL_BOOST * Math.log1p(range.recallCount)),
+      hits: [],
       tokenCount: rangeTokenCount(range.first, range.last),
       reason: recallReason(range.recallCount),
     });

@@ -20,6 +20,7 @@ import {
   ResolvedContentSource,
   ResolvedSource,
 } from './model';
+import { evidenceOrder, placeEvidence } from './evidence';
 import { countedEvent, handleLine, renderAttachment, renderContent, renderHandoff } from './render';
 
 /** What a candidate puts in the context, and the manifest items it leaves. */
@@ -74,9 +75,15 @@ export async function collectCandidates(request: ProjectionRequest, reader: Proj
       : null,
   );
   const recommended = request.recommended ?? [];
+  // A recommended range around hits is a few events, read whole; a recalled range that matches no word, only its end that could fit.
   const recommendedReads = recommended.map((range): EventRangeRead | null =>
     range.type === 'EVENTS' && range.last.tokenCount <= budget
-      ? { sessionId: range.first.sessionId, fromSeq: range.first.seq, toSeq: range.last.seq, withinTokens: budget }
+      ? {
+          sessionId: range.first.sessionId,
+          fromSeq: range.first.seq,
+          toSeq: range.last.seq,
+          ...(range.hits.length ? {} : { withinTokens: budget }),
+        }
       : null,
   );
   const reads = [recentRead, ...citedReads, ...recommendedReads].filter((read): read is EventRangeRead => read !== null);
@@ -121,33 +128,48 @@ export async function collectCandidates(request: ProjectionRequest, reader: Proj
     // Cited excerpts, most relevant first, then what assisted selection recommends, best first.
     EXCERPT: [
       ...request.sources.map((source, index) => sourceCandidate(ContextSectionKind.EXCERPT, source, eventsOf(citedReads[index]), budget)),
-      ...recommended.map((recommendation, index) => recommendedCandidate(recommendation, eventsOf(recommendedReads[index]), budget)),
+      ...recommendedCandidates(
+        recommended,
+        recommendedReads.map((read) => eventsOf(read)),
+      ),
     ],
   };
   return OPTIONAL_SECTIONS.flatMap((kind) => bySection[kind]);
 }
 
-/** A recommendation as a candidate: placed only where it fits and shows something the context does not show yet. */
-function recommendedCandidate(recommendation: RecommendedRange | RecommendedContent, events: ProjectedEvent[] | null, budget: number): Candidate {
-  if (recommendation.type === 'CONTENT') {
-    const item = { ...recommendation.source.item, relevance: recommendation.reason, origin: ManifestItemOrigin.RECOMMENDED, score: recommendation.score };
-    const content = contentCandidate(ContextSectionKind.EXCERPT, { ...recommendation.source, item });
-    // Content the context shows already (pinned or cited) is not recommended again.
-    const { own, holder } = contentKeys(item);
-    const place: Candidate['place'] = (fits, shown) => (shown.has(own) || (holder !== null && shown.has(holder)) ? null : content.place(fits, shown));
-    return { ...content, place, recommended: true };
-  }
-  const source = {
-    kind: recommendation.first.id === recommendation.last.id ? SourceKind.SESSION_EVENT : SourceKind.SESSION_EVENTS,
-    relevance: recommendation.reason,
-    first: recommendation.first,
-    last: recommendation.last,
-    handoffManifestId: null,
-    origin: ManifestItemOrigin.RECOMMENDED,
-    score: recommendation.score,
+/**
+ * What assisted selection recommends as candidates: its event ranges as one, placed evidence first
+ * ({@link placeEvidence}) where the best of them ranks, and each resource block or memory entry on
+ * its own, placed only where it fits and shows something the context does not show yet.
+ */
+function recommendedCandidates(recommended: (RecommendedRange | RecommendedContent)[], events: (ProjectedEvent[] | null)[]): Candidate[] {
+  const ranges = recommended.flatMap((recommendation) => (recommendation.type === 'EVENTS' ? [recommendation] : []));
+  const rangeEvents = recommended.flatMap((recommendation, index) => (recommendation.type === 'EVENTS' ? [events[index]] : []));
+  const order = evidenceOrder(ranges, rangeEvents);
+  const evidence: Candidate = {
+    section: ContextSectionKind.EXCERPT,
+    recommended: true,
+    omitted: null,
+    handle: '',
+    place: (fits, shown) => {
+      const placed = placeEvidence(order, ranges, fits, shown);
+      return placed && { text: placed.text, items: placed.items, handles: [], shows: { ids: placed.ids, where: 'the recommended excerpt' } };
+    },
   };
-  const read = events?.length ? { events, whole: rangeTokens(recommendation.first, recommendation.last) <= budget } : null;
-  return { ...eventsCandidate(ContextSectionKind.EXCERPT, 'excerpt', source, read, (from, to) => `the excerpt of ${seqSpan(from, to)}`), recommended: true };
+  const candidates = recommended.flatMap((recommendation) => (recommendation.type === 'CONTENT' ? [contentRecommendation(recommendation)] : []));
+  const firstRange = recommended.findIndex((recommendation) => recommendation.type === 'EVENTS');
+  // Everything before the first range is content.
+  if (firstRange >= 0) candidates.splice(firstRange, 0, evidence);
+  return candidates;
+}
+
+function contentRecommendation(recommendation: RecommendedContent): Candidate {
+  const item = { ...recommendation.source.item, relevance: recommendation.reason, origin: ManifestItemOrigin.RECOMMENDED, score: recommendation.score };
+  const content = contentCandidate(ContextSectionKind.EXCERPT, { ...recommendation.source, item });
+  // Content the context shows already (pinned or cited) is not recommended again.
+  const { own, holder } = contentKeys(item);
+  const place: Candidate['place'] = (fits, shown) => (shown.has(own) || (holder !== null && shown.has(holder)) ? null : content.place(fits, shown));
+  return { ...content, place, recommended: true };
 }
 
 function sourceCandidate(

@@ -117,6 +117,8 @@ export interface RecommendedRange {
   last: EventBounds;
   score: number;
   reason: string;
+  /** The events that matched, best first, with what they matched: placed before their neighbours. */
+  hits: { seq: number; score: number; matchedWords: string[] }[];
 }
 
 /** A resource block or memory entry assisted selection recommends, resolved exactly as a cited one is. */

@@ -11,6 +11,7 @@ import { ProjectionManifestEntity } from '../projection-manifest.entity';
 import { SessionEntity } from '../../conversation/session.entity';
 import { ContinuationSnapshot } from '../continuation.repository';
 import { Recommendation, rankedSources } from '../assisted/recommendations.service';
+import { PROJECTION_CANDIDATE_HITS } from '../assisted/recommendations';
 import { Viewer } from '../../../shared/viewer';
 import { assertTurnBoundary, initiatingEvent, transferablePendingRuns } from './checks';
 import { ContinuationPolicy } from './policy';
@@ -24,8 +25,6 @@ import { attachmentReference } from '../../attachments/attachments.service';
 /** Edge and manifest ids are new on every attempt; their tokens vary by a few, so advised minimums include this. */
 const LINEAGE_ID_ALLOWANCE = 24;
 
-/** Recommendations considered for an assisted continuation: more than any budget holds, so that it is filled. */
-const RECOMMENDED_CANDIDATES = 20;
 
 /** What a continuation decided before writing anything. */
 export interface Prepared {
@@ -74,7 +73,8 @@ export async function recommendations(manager: EntityManager, viewer: Viewer, in
   const session = await manager.findOne(SessionEntity, { select: { originId: true }, where: { id: input.sessionId, accountId: viewer.accountId } });
   if (!session) return [];
   const purpose = `${input.handoff.purpose} ${input.handoff.currentRequest}`;
-  return rankedSources(manager, viewer.accountId, session.originId, purpose, RECOMMENDED_CANDIDATES);
+  // Every range around a candidate hit: evidence-first placement decides what the budget holds.
+  return rankedSources(manager, viewer.accountId, session.originId, purpose, PROJECTION_CANDIDATE_HITS, PROJECTION_CANDIDATE_HITS);
 }
 
 /** What the initiating message links, in its order: named in the successor's context and manifest. */
