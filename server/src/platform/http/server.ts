@@ -127,7 +127,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       if (!throttle) return route(req, res);
       passesThrottle(req, res, throttle, authenticate).then(
         (passes) => passes && route(req, res),
-        (error: unknown) => errorHandler(error, req as express.Request, res as express.Response, () => undefined),
+        (error: unknown) => {
+          requestLog(req, logger).error({ err: error }, 'Unexpected error throttling a request');
+          const body = JSON.stringify({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: requestIdOf(req) } }] });
+          res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(body);
+        },
       );
     });
   });
