@@ -242,6 +242,8 @@ runOnNewDatabase(async (databaseUrl) => {
       OPENAI_API_KEY: 'bench',
       MODEL: 'bench',
       CONTINUATION_RATE_PER_MINUTE: '1000000',
+      // Every subscriber uses the one key: a per-key rate would measure the limit, not the fan-out.
+      RATE_LIMIT_KEY_REQUESTS: '0',
     },
     /API: (http:\/\/127\.0\.0\.1:\d+)\/graphql/,
   );

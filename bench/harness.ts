@@ -27,6 +27,8 @@ export function startBenchServer(databaseUrl: string, options: { poolSize: numbe
     agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none', ...options.agent },
     // The report goes to stdout and progress to stderr: the server says only what goes wrong.
     logLevel: 'warn',
+    // One key drives the whole load: a per-key rate would measure the limit, not the server.
+    rateLimits: { signInFailures: 20, signInWindowSeconds: 60, keyRequests: 0, keyWindowSeconds: 60 },
   });
 }
 

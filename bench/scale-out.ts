@@ -101,6 +101,8 @@ async function runSetup(serverUrl: string, poolerUrl: string, redisUrl: string, 
       DB_POOL_SIZE: String(POOL_SIZE),
       BOOTSTRAP_API_KEY: KEY,
       MODEL_PROVIDER: 'none',
+      // One key drives the whole load: a per-key rate would measure the limit, not the servers.
+      RATE_LIMIT_KEY_REQUESTS: '0',
     };
     // One after the other: they migrate in turn anyway.
     const servers = [];

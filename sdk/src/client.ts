@@ -4,7 +4,10 @@ import { followConversation, type FollowHandlers } from './follow.js';
 import { streamRun } from './stream-run.js';
 import type { Transport } from './transport.js';
 import {
+  API_KEYS,
   CONTINUE_SESSION,
+  CREATE_API_KEY,
+  REVOKE_API_KEY,
   CREATE_SESSION,
   LINEAGE,
   POST_MESSAGE,
@@ -13,7 +16,10 @@ import {
   type TypedDocument,
 } from './operations.js';
 import type {
+  ApiKey,
   ContinueSessionInput,
+  CreateApiKeyInput,
+  CreateApiKeyResult,
   ContinueSessionResult,
   CreateSessionInput,
   EventSearchConnection,
@@ -91,6 +97,25 @@ export interface Client extends Transport {
    * @throws TransportError from the iteration, when the run is not the account's (NOT_FOUND) or the subscription fails.
    */
   streamRun(runId: string): AsyncGenerator<string, void, undefined>;
+  /**
+   * A new key of the account (ADMIN scope): its scopes, optionally the sessions it is limited to
+   * (their lineages, as they continue) and when it expires. A backend mints one per end user this
+   * way and hands only that key to the user's browser.
+   * @returns the key and its secret, shown only here; or an OperationError (nothing was made).
+   * @throws TransportError, with code FORBIDDEN naming the scope for a key that lacks ADMIN.
+   */
+  createApiKey(input: CreateApiKeyInput): Promise<CreateApiKeyResult>;
+  /**
+   * The account's keys, newest first, revoked ones included (ADMIN scope).
+   * @throws TransportError
+   */
+  listApiKeys(): Promise<ApiKey[]>;
+  /**
+   * Revokes a key at once, on every server process; its open subscriptions close (code 4403).
+   * @returns the revoked key, or null when the account has no such key.
+   * @throws TransportError
+   */
+  revokeApiKey(id: string): Promise<ApiKey | null>;
   /** Closes the WebSocket; requests over HTTP keep working. */
   dispose(): Promise<void>;
 }
@@ -187,6 +212,9 @@ export function createClient(options: ClientOptions): Client {
     continueSession: (input) => request(CONTINUE_SESSION, { input }).then((data) => data.continueSession),
     lineage: (sessionId) => request(LINEAGE, { sessionId }).then((data) => data.session?.lineage ?? null),
     searchEvents: (args) => request(SEARCH_EVENTS, args).then((data) => data.searchEvents),
+    createApiKey: (input) => request(CREATE_API_KEY, { input }).then((data) => data.createApiKey),
+    listApiKeys: () => request(API_KEYS, {}).then((data) => data.apiKeys),
+    revokeApiKey: (id) => request(REVOKE_API_KEY, { id }).then((data) => data.revokeApiKey),
     followConversation: (sessionId, handlers) => followConversation(client, sessionId, handlers),
     streamRun: (runId) => streamRun(client, runId),
     async dispose() {

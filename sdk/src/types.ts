@@ -3,7 +3,9 @@
  * generated from the schema (src/generated/operations.ts), so they cannot drift from it.
  */
 import type {
+  ApiKeyFieldsFragment,
   ContinueSessionMutation,
+  CreateApiKeyMutation,
   EdgeFieldsFragment,
   EventFieldsFragment,
   LineageQuery,
@@ -19,6 +21,8 @@ import type {
 
 export type {
   Actor,
+  ApiKeyScope,
+  CreateApiKeyInput,
   ContinuationReason,
   ContinuationSourceInput,
   ContinueSessionInput,
@@ -58,3 +62,8 @@ export type EventSearchConnection = SearchEventsQuery['searchEvents'];
 /** A page of the account's sessions, newest first: `first` (0 to 100, default 50) after the cursor `after`, optionally only lineage roots (`rootsOnly`) or one `status`. */
 export type ListSessionsArgs = SessionsQueryVariables;
 export type SessionConnection = SessionsQuery['sessions'];
+
+/** A key of the account, without its secret (shown only when it is created). */
+export type ApiKey = ApiKeyFieldsFragment;
+export type CreateApiKeyResult = CreateApiKeyMutation['createApiKey'];
+export type CreateApiKeySuccess = Extract<CreateApiKeyResult, { __typename: 'CreateApiKeySuccess' }>;

@@ -6,6 +6,7 @@ import { AppConfig, requireCrossProcessDelivery } from './config';
 import { Services, createContext } from './api/context';
 import { appPayloadCodec, AppPubSub, createAppPubSub, pubSubNotifier } from './api/pubsub';
 import { buildAppSchema } from './api/schema';
+import { SessionReach } from './api/session-reach';
 import { ModelProvider } from './agent/agent';
 import { BuiltinAgent } from './agent/providers/builtin-agent';
 import { OpenAIProvider } from './agent/providers/openai-provider';
@@ -14,6 +15,8 @@ import { TurnRunner } from './agent/turn/turn-runner';
 import { AgentWorker } from './agent/worker';
 import { mcpRoute } from './mcp/route';
 import { AccountService, BootstrapKey } from './modules/accounts/accounts.service';
+import { ApiKeyService } from './modules/accounts/api-keys.service';
+import { sessionOrigins } from './modules/conversation/session-reach.repository';
 import { DEFAULT_ATTACHMENT_MAX_BYTES } from './modules/attachments/attachments';
 import { attachmentsRouter } from './modules/attachments/attachments.route';
 import { AttachmentService } from './modules/attachments/attachments.service';
@@ -46,6 +49,7 @@ import { portabilityRouter } from './modules/lifecycle/portability/portability.r
 import { bearerKey } from './platform/http/bearer';
 import { readinessReport } from './platform/http/readiness';
 import { RunningHttpServer, startHttpServer } from './platform/http/server';
+import { DEFAULT_RATE_LIMITS, RateLimits, RequestThrottle } from './platform/http/rate-limits';
 import { createLogger, logger, useLogger } from './platform/observability/logger';
 import { metrics, watchPool } from './platform/observability/metrics';
 import { CountingEventTarget } from './platform/pubsub/counting-event-target';
@@ -78,6 +82,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
   let crossProcess: PostgresEventTarget | RedisEventTarget | null = null;
   let s3Storage: S3AttachmentStorage | null = null;
   let history: { reads: HistoryReads; close(): Promise<void> } | null = null;
+  let rateLimits: RateLimits | null = null;
   try {
     const { dataSource } = database;
     history = await openHistoryReads(config, database);
@@ -92,8 +97,10 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     let worker: AgentWorker | null = null;
     const notifier = measuredNotifier(pubSub, (runs) => worker?.runsChanged(runs), config.databaseReplicaUrl ? reads : null);
     s3Storage = config.s3 ? new S3AttachmentStorage(config.s3) : null;
-    const services = buildServices(config, dataSource, notifier, s3Storage, reads);
+    const services = buildServices(config, dataSource, notifier, s3Storage, reads, pubSub);
+    services.apiKeys.watchRevocations();
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
+    const sessionReach = new SessionReach(dataSource);
     const built = await buildAppSchema(pubSub);
     const schema = config.databaseReplicaUrl ? recordMutationWrites(built, (accountId) => reads.wrote(accountId)) : built;
     const provider = timed(modelProvider(config));
@@ -111,16 +118,19 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     // TypeORM's postgres driver keeps its pg pool as `master`.
     const pool = (dataSource.driver as unknown as { master: Pool }).master;
     const unwatchPool = watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
-    const authenticate = (authorization: unknown) => services.accounts.authenticate(bearerKey(authorization));
+    const authenticate = (authorization: unknown) => services.apiKeys.authenticate(bearerKey(authorization));
+    rateLimits = RateLimits.create(config.rateLimits ?? DEFAULT_RATE_LIMITS, config.redisUrl);
     const http = await startHttpServer({
       ...config,
       schema,
       authenticate,
-      createContext: (viewer) => createContext(viewer, services, pubSub),
+      createContext: (viewer) => createContext(viewer, services, pubSub, sessionReach),
+      watchKeyRevocations: (listener) => services.apiKeys.onRevoked(listener),
+      throttle: new RequestThrottle(rateLimits, config.trustedProxies ?? 0),
       mountRoutes(app) {
-        app.all('/mcp', mcpRoute({ services, schema, authenticate, corsOrigins: config.corsOrigins ?? [], listenHost: config.host, wrote: (accountId) => reads.wrote(accountId) }));
+        app.all('/mcp', mcpRoute({ services, schema, authenticate, reaches: (viewer, thing, id) => sessionReach.reaches(viewer, thing, id), corsOrigins: config.corsOrigins ?? [], listenHost: config.host, wrote: (accountId) => reads.wrote(accountId) }));
         app.use(attachmentsRouter({ attachments: services.attachments, authenticate }));
-        app.use(portabilityRouter({ authenticate, exports: services.exports, imports: services.imports, importMaxBytes: config.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES, wrote: (accountId) => reads.wrote(accountId) }));
+        app.use(portabilityRouter({ authenticate, reaches: (viewer, sessionId) => sessionReach.reaches(viewer, 'session', sessionId), exports: services.exports, imports: services.imports, importMaxBytes: config.importMaxBytes ?? DEFAULT_IMPORT_MAX_BYTES, wrote: (accountId) => reads.wrote(accountId) }));
       },
       readiness: () => readinessReport(dataSource, delivery, () => reads.replicaState()),
     });
@@ -137,9 +147,11 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       retention: services.retention,
       async close() {
         await services.retention.stopSweeps();
+        await services.apiKeys.stopWatchingRevocations();
         await services.proposals.stopExpirySweeps();
         await worker?.stop();
         await http.close();
+        await rateLimits?.close();
         await crossProcess?.close();
         s3Storage?.close();
         unwatchPool();
@@ -148,6 +160,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       },
     };
   } catch (error) {
+    await rateLimits?.close();
     await crossProcess?.close();
     s3Storage?.close();
     await history?.close();
@@ -220,6 +233,7 @@ function buildServices(
   notifier: ContinuationNotifier,
   s3Storage: S3AttachmentStorage | null,
   history: HistoryReads,
+  pubSub: AppPubSub,
 ): Services {
   const { agent } = config;
   const agentAnswers = agent.provider !== 'none';
@@ -233,6 +247,7 @@ function buildServices(
   const erasures = new ErasureService(dataSource, notifier, attachments, clock);
   return {
     accounts: new AccountService(dataSource),
+    apiKeys: new ApiKeyService(dataSource, pubSub, sessionOrigins, clock),
     sessions: new SessionService(dataSource, approval.defaultApproval),
     transcript: new TranscriptService(dataSource, notifier, continuations, writable, agentAnswers, history),
     continuations,

@@ -11,6 +11,7 @@ import type { S3StorageOptions } from './modules/attachments/storage/s3-storage'
 import { DATABASE_POOL_MODES, DatabasePoolMode } from './platform/db/pool-mode';
 import { DEFAULT_RETENTION_SETTINGS, RetentionSettings } from './modules/lifecycle/retention/retention';
 import { DEFAULT_IMPORT_MAX_BYTES } from './modules/lifecycle/portability/bundle';
+import { DEFAULT_RATE_LIMITS, RateLimitSettings } from './platform/http/rate-limits';
 
 /** Everything the server reads from its environment; the README's configuration table lists the same. */
 export interface AppConfig {
@@ -59,6 +60,10 @@ export interface AppConfig {
   retention?: RetentionSettings;
   /** The most bytes a bundle or transcript sent to `POST /imports` may have; 256 MiB when absent. */
   importMaxBytes?: number;
+  /** Failed sign-ins per client address and requests per key; the defaults when absent. */
+  rateLimits?: RateLimitSettings;
+  /** How many proxies in front of the server append to X-Forwarded-For (TRUST_PROXY); 0 or absent: none is trusted. */
+  trustedProxies?: number;
   /** The time erasure and retention go by; the system clock when absent (tests move it). */
   clock?: () => Date;
 }
@@ -200,6 +205,26 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/** RATE_LIMIT_*: 0 turns a limit off. */
+function rateLimits(env: NodeJS.ProcessEnv): RateLimitSettings {
+  const defaults = DEFAULT_RATE_LIMITS;
+  return {
+    signInFailures: integer(env, 'RATE_LIMIT_SIGNIN_FAILURES', defaults.signInFailures, 0, 1_000_000),
+    signInWindowSeconds: integer(env, 'RATE_LIMIT_SIGNIN_WINDOW_SECONDS', defaults.signInWindowSeconds, 1, 86_400),
+    keyRequests: integer(env, 'RATE_LIMIT_KEY_REQUESTS', defaults.keyRequests, 0, 100_000_000),
+    keyWindowSeconds: integer(env, 'RATE_LIMIT_KEY_WINDOW_SECONDS', defaults.keyWindowSeconds, 1, 86_400),
+  };
+}
+
+/** TRUST_PROXY: `true` for one proxy in front, a number for that many, `false` or unset for none. */
+function trustedProxies(raw: string | undefined): number {
+  if (raw === undefined || raw === '' || raw === 'false') return 0;
+  if (raw === 'true') return 1;
+  const hops = Number(raw);
+  if (!Number.isInteger(hops) || hops < 0 || hops > 10) throw new ConfigError(`TRUST_PROXY is true, false or a number of proxies from 0 to 10 (got "${raw}").`);
+  return hops;
+}
+
 /** DATABASE_POOL_MODE, DATABASE_LISTEN_URL and DATABASE_REPLICA_URL, checked against each other. */
 function scaleOut(env: NodeJS.ProcessEnv): Pick<AppConfig, 'databasePoolMode' | 'databaseListenUrl' | 'databaseReplicaUrl'> {
   const rawMode = env.DATABASE_POOL_MODE;
@@ -269,5 +294,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
       batchSize: integer(env, 'RETENTION_BATCH', DEFAULT_RETENTION_SETTINGS.batchSize, 1, 1_000),
     },
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', DEFAULT_IMPORT_MAX_BYTES, 1, 2_147_483_647),
+    rateLimits: rateLimits(env),
+    trustedProxies: trustedProxies(env.TRUST_PROXY),
   };
 }

@@ -17,6 +17,7 @@ function createRouter() {
       children: [
         { index: true, element: <HomePage /> },
         { path: 'sessions/:sessionId', element: <SessionRoute /> },
+        { path: 'keys', lazy: async () => ({ Component: (await import('../features/keys/KeysPage')).KeysPage }) },
         { path: 'account', lazy: async () => ({ Component: (await import('../features/lifecycle/AccountPage')).AccountPage }) },
         {
           path: 'continuations/:edgeId',

@@ -13,6 +13,15 @@ export type Actor =
   /** A person, e.g. by branching from a continued session. */
   | 'USER';
 
+/** What an API key may do; each scope includes the ones before it. */
+export type ApiKeyScope =
+  /** WRITE, and managing the account's keys, webhooks, erasure and retention. */
+  | 'ADMIN'
+  /** Queries and subscriptions. */
+  | 'READ'
+  /** READ, and every mutation on sessions, messages, continuations, plans, resources, memory and attachments. */
+  | 'WRITE';
+
 /** Sections of a projected context, in the order the compiler fills them. */
 export type ContextSectionKind =
   /** Exact events and content of cited and recommended sources, as far as the budget allows. */
@@ -108,6 +117,18 @@ export type ContinueSessionInput = {
   tokenBudget?: number | null | undefined;
   /** Structured state to carry exactly; absent: nothing is carried and the plan stays behind. */
   transfer?: TransferInput | null | undefined;
+};
+
+/** A new key: its name, scopes, and optionally the sessions it is limited to and its expiry. */
+export type CreateApiKeyInput = {
+  /** When the key stops working by itself (in the future); absent for never. */
+  expiresAt?: string | null | undefined;
+  /** What the key is for: 1 to 100 characters. */
+  name: string;
+  /** At least one; a key cannot hold a scope the key making it lacks. */
+  scopes: Array<ApiKeyScope>;
+  /** Limits the key to these sessions' lineages (1 to 100 of the account's sessions); absent for the whole account. */
+  sessionIds?: Array<string | number> | null | undefined;
 };
 
 /** A new ROOT session. */
@@ -365,6 +386,30 @@ export type RunOutputSubscriptionVariables = Exact<{
 
 export type RunOutputSubscription = { runOutput: { offset: number, text: string } };
 
+export type ApiKeyFieldsFragment = { id: string, name: string, prefix: string, scopes: Array<ApiKeyScope>, sessionIds: Array<string> | null, createdAt: string, expiresAt: string | null, lastUsedAt: string | null, revokedAt: string | null };
+
+export type CreateApiKeyMutationVariables = Exact<{
+  input: CreateApiKeyInput;
+}>;
+
+
+export type CreateApiKeyMutation = { createApiKey:
+    | { __typename: 'CreateApiKeySuccess', secret: string, apiKey: { id: string, name: string, prefix: string, scopes: Array<ApiKeyScope>, sessionIds: Array<string> | null, createdAt: string, expiresAt: string | null, lastUsedAt: string | null, revokedAt: string | null } }
+    | { __typename: 'OperationError', code: ErrorCode, message: string, details: Array<{ path: Array<string>, message: string }>, currentContinuation: { id: string, title: string } | null }
+   };
+
+export type ApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ApiKeysQuery = { apiKeys: Array<{ id: string, name: string, prefix: string, scopes: Array<ApiKeyScope>, sessionIds: Array<string> | null, createdAt: string, expiresAt: string | null, lastUsedAt: string | null, revokedAt: string | null }> };
+
+export type RevokeApiKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RevokeApiKeyMutation = { revokeApiKey: { id: string, name: string, prefix: string, scopes: Array<ApiKeyScope>, sessionIds: Array<string> | null, createdAt: string, expiresAt: string | null, lastUsedAt: string | null, revokedAt: string | null } | null };
+
 export const CREATE_SESSION = { query: "mutation CreateSession($input: CreateSessionInput!) {\n  createSession(input: $input) {\n    ...SessionFields\n  }\n}\nfragment SessionFields on Session {\n  id\n  title\n  kind\n  status\n  eventCount\n  createdAt\n}" } as TypedDocument<CreateSessionMutation, CreateSessionMutationVariables>;
 export const POST_MESSAGE = { query: "mutation PostMessage($input: PostMessageInput!) {\n  postMessage(input: $input) {\n    __typename\n    ... on PostMessageSuccess {\n      __typename\n      event {\n        ...EventFields\n      }\n      session {\n        ...SessionFields\n      }\n      run {\n        ...RunFields\n      }\n    }\n    ...OperationErrorFields\n  }\n}\nfragment EventFields on Event {\n  id\n  seq\n  kind\n  text\n  data\n  toolCallId\n  createdAt\n  session {\n    id\n  }\n}\nfragment SessionFields on Session {\n  id\n  title\n  kind\n  status\n  eventCount\n  createdAt\n}\nfragment RunFields on Run {\n  id\n  status\n}\nfragment OperationErrorFields on OperationError {\n  __typename\n  code\n  message\n  details {\n    path\n    message\n  }\n  currentContinuation {\n    id\n    title\n  }\n}" } as TypedDocument<PostMessageMutation, PostMessageMutationVariables>;
 export const CONTINUE_SESSION = { query: "mutation ContinueSession($input: ContinueSessionInput!) {\n  continueSession(input: $input) {\n    __typename\n    ... on ContinueSessionSuccess {\n      __typename\n      replayed\n      edge {\n        ...EdgeFields\n      }\n      successor {\n        ...SessionFields\n      }\n      run {\n        ...RunFields\n      }\n    }\n    ...OperationErrorFields\n  }\n}\nfragment EdgeFields on ContinuationEdge {\n  id\n  reason\n  actor\n  createdAt\n  predecessor {\n    id\n    title\n  }\n  successor {\n    id\n    title\n  }\n  handoff {\n    purpose\n    currentRequest\n    establishedFacts\n    decisions\n    openQuestions\n    nextActions\n    cautions\n  }\n  manifest {\n    id\n    tokenBudget\n    tokenCost\n    context {\n      sections {\n        kind\n        text\n        tokenCount\n      }\n    }\n  }\n}\nfragment SessionFields on Session {\n  id\n  title\n  kind\n  status\n  eventCount\n  createdAt\n}\nfragment RunFields on Run {\n  id\n  status\n}\nfragment OperationErrorFields on OperationError {\n  __typename\n  code\n  message\n  details {\n    path\n    message\n  }\n  currentContinuation {\n    id\n    title\n  }\n}" } as TypedDocument<ContinueSessionMutation, ContinueSessionMutationVariables>;
@@ -374,3 +419,6 @@ export const SEARCH_EVENTS = { query: "query SearchEvents($query: String!, $sess
 export const CONTINUATION_EDGE = { query: "query ContinuationEdge($id: ID!) {\n  continuationEdge(id: $id) {\n    ...EdgeFields\n  }\n}\nfragment EdgeFields on ContinuationEdge {\n  id\n  reason\n  actor\n  createdAt\n  predecessor {\n    id\n    title\n  }\n  successor {\n    id\n    title\n  }\n  handoff {\n    purpose\n    currentRequest\n    establishedFacts\n    decisions\n    openQuestions\n    nextActions\n    cautions\n  }\n  manifest {\n    id\n    tokenBudget\n    tokenCost\n    context {\n      sections {\n        kind\n        text\n        tokenCount\n      }\n    }\n  }\n}" } as TypedDocument<ContinuationEdgeQuery, ContinuationEdgeQueryVariables>;
 export const SESSION_EVENTS = { query: "subscription SessionEvents($sessionId: ID!, $afterSeq: Int) {\n  sessionEvents(sessionId: $sessionId, afterSeq: $afterSeq) {\n    ...EventFields\n  }\n}\nfragment EventFields on Event {\n  id\n  seq\n  kind\n  text\n  data\n  toolCallId\n  createdAt\n  session {\n    id\n  }\n}" } as TypedDocument<SessionEventsSubscription, SessionEventsSubscriptionVariables>;
 export const RUN_OUTPUT = { query: "subscription RunOutput($runId: ID!) {\n  runOutput(runId: $runId) {\n    offset\n    text\n  }\n}" } as TypedDocument<RunOutputSubscription, RunOutputSubscriptionVariables>;
+export const CREATE_API_KEY = { query: "mutation CreateApiKey($input: CreateApiKeyInput!) {\n  createApiKey(input: $input) {\n    __typename\n    ... on CreateApiKeySuccess {\n      __typename\n      secret\n      apiKey {\n        ...ApiKeyFields\n      }\n    }\n    ...OperationErrorFields\n  }\n}\nfragment ApiKeyFields on ApiKey {\n  id\n  name\n  prefix\n  scopes\n  sessionIds\n  createdAt\n  expiresAt\n  lastUsedAt\n  revokedAt\n}\nfragment OperationErrorFields on OperationError {\n  __typename\n  code\n  message\n  details {\n    path\n    message\n  }\n  currentContinuation {\n    id\n    title\n  }\n}" } as TypedDocument<CreateApiKeyMutation, CreateApiKeyMutationVariables>;
+export const API_KEYS = { query: "query ApiKeys {\n  apiKeys {\n    ...ApiKeyFields\n  }\n}\nfragment ApiKeyFields on ApiKey {\n  id\n  name\n  prefix\n  scopes\n  sessionIds\n  createdAt\n  expiresAt\n  lastUsedAt\n  revokedAt\n}" } as TypedDocument<ApiKeysQuery, ApiKeysQueryVariables>;
+export const REVOKE_API_KEY = { query: "mutation RevokeApiKey($id: ID!) {\n  revokeApiKey(id: $id) {\n    ...ApiKeyFields\n  }\n}\nfragment ApiKeyFields on ApiKey {\n  id\n  name\n  prefix\n  scopes\n  sessionIds\n  createdAt\n  expiresAt\n  lastUsedAt\n  revokedAt\n}" } as TypedDocument<RevokeApiKeyMutation, RevokeApiKeyMutationVariables>;

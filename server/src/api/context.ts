@@ -6,20 +6,23 @@ import { planLoaders } from '../modules/plans/plans.context';
 import type { ResourcesContext } from '../modules/resources/resources.context';
 import type { SearchContext } from '../modules/search/search.context';
 import type { AccountService } from '../modules/accounts/accounts.service';
+import type { ApiKeyService } from '../modules/accounts/api-keys.service';
 import type { ResourceService } from '../modules/resources/resources.service';
 import type { SearchService } from '../modules/search/search.service';
 import type { Viewer } from '../shared/viewer';
 import type { AppPubSub } from './pubsub';
+import type { SessionReach } from './session-reach';
 
 /** Every module's services, as the composition root builds them. */
 export interface Services extends ContinuationServices, LifecycleServices {
   accounts: AccountService;
+  apiKeys: ApiKeyService;
   resources: ResourceService;
   search: SearchService;
 }
 
 /** An operation's context: what every module's resolvers ask of it. */
-export type Context = AccountsContext & ResourcesContext & SearchContext & ContinuationContext & LifecycleContext & { services: Services; pubSub: AppPubSub };
+export type Context = AccountsContext & ResourcesContext & SearchContext & ContinuationContext & LifecycleContext & { services: Services; pubSub: AppPubSub; sessionReach: SessionReach };
 
 function createLoaders(viewer: Viewer, services: Services): Context['loaders'] {
   return {
@@ -31,11 +34,12 @@ function createLoaders(viewer: Viewer, services: Services): Context['loaders'] {
 }
 
 /** A new context for one operation (or one subscription, whose events each refresh its loaders). */
-export function createContext(viewer: Viewer, services: Services, pubSub: AppPubSub): Context {
+export function createContext(viewer: Viewer, services: Services, pubSub: AppPubSub, sessionReach: SessionReach): Context {
   const context: Context = {
     viewer,
     services,
     pubSub,
+    sessionReach,
     loaders: createLoaders(viewer, services),
     refreshLoaders() {
       context.loaders = createLoaders(viewer, services);

@@ -4,10 +4,11 @@ import { createTopicPubSub, TopicPubSub } from '../platform/pubsub/topic-pub-sub
 import { crossProcessCodec, PayloadCodec } from '../platform/pubsub/payload-codec';
 import { conversationPublisher, conversationTopicCodecs, ConversationTopics } from '../modules/conversation/conversation.topics';
 import { continuationPublisher, continuationTopicCodecs, ContinuationTopics } from '../modules/continuation/continuation.topics';
+import { accountTopicCodecs, AccountTopics } from '../modules/accounts/accounts.topics';
 import type { ContinuationNotifier } from '../modules/continuation/notifications';
 
 /** Every module's topics. */
-export type Topics = ConversationTopics & ContinuationTopics;
+export type Topics = ConversationTopics & ContinuationTopics & AccountTopics;
 
 export type AppPubSub = TopicPubSub<Topics>;
 
@@ -23,5 +24,5 @@ export function pubSubNotifier(pubSub: AppPubSub): ContinuationNotifier {
 
 /** How every topic crosses processes. */
 export function appPayloadCodec(manager: EntityManager): PayloadCodec {
-  return crossProcessCodec({ ...conversationTopicCodecs(manager), ...continuationTopicCodecs(manager) });
+  return crossProcessCodec({ ...conversationTopicCodecs(manager), ...continuationTopicCodecs(manager), ...accountTopicCodecs(manager) });
 }

@@ -13,10 +13,12 @@ import { scalarsMap } from '../shared/graphql/scalars';
 import { NodeResolver } from './node.resolver';
 import type { AppPubSub } from './pubsub';
 import { refuseUnstorableText } from './storable-text';
+import { enforceFieldAccess } from './field-access-enforcement';
 
 /**
  * The schema; `pubSub` is the one that subscriptions listen on and services publish to. Text the
- * database cannot store is refused at every argument (see `refuseUnstorableText`).
+ * database cannot store is refused at every argument (see `refuseUnstorableText`), and every root
+ * field asks the key its scope and reach (see `FIELD_ACCESS`).
  */
 export async function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> {
   const schema = await buildSchema({
@@ -36,7 +38,7 @@ export async function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> 
     validate: false,
   });
   describeRootTypes(schema);
-  return refuseUnstorableText(schema);
+  return enforceFieldAccess(refuseUnstorableText(schema));
 }
 
 /** type-graphql takes no descriptions for the root types, so they are set on the built schema. */

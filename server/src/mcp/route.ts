@@ -7,6 +7,7 @@ import type { CorsOrigins } from '../platform/http/cors';
 import type { Viewer } from '../shared/viewer';
 import { mcpOriginAllowed } from './origin';
 import { McpServices, McpTools } from './tools';
+import type { ToolThing } from './tool-access';
 
 export interface McpRouteOptions {
   services: McpServices;
@@ -17,6 +18,8 @@ export interface McpRouteOptions {
   corsOrigins: CorsOrigins;
   /** The address the server listens on. */
   listenHost: string;
+  /** Whether a session-limited key reaches a session or a manifest (always, for a key of the whole account). */
+  reaches(viewer: Viewer, thing: ToolThing, id: string): Promise<boolean>;
   /** Records that the caller's account wrote, before a writing tool's answer goes out (read-your-writes). */
   wrote?(accountId: string): Promise<void>;
 }
@@ -61,8 +64,8 @@ function mcpServer(viewer: Viewer, tools: McpTools, wrote: McpRouteOptions['wrot
  * stream for them) is 405, as the transport's specification allows. A web page may call it only
  * from the server's own origin or one listed in CORS_ORIGINS: any other Origin is 403.
  */
-export function mcpRoute({ services, schema, authenticate, corsOrigins, listenHost, wrote }: McpRouteOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const tools = new McpTools(services, schema);
+export function mcpRoute({ services, schema, authenticate, reaches, corsOrigins, listenHost, wrote }: McpRouteOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const tools = new McpTools(services, schema, reaches);
   return async (req, res) => {
     const { origin, host } = req.headers;
     if (!mcpOriginAllowed(corsOrigins, listenHost, origin, host)) {

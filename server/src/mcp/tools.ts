@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { toolRefusal, ToolThing } from './tool-access';
 import { ContinuationApproval } from '../modules/conversation/sessions';
 import { GraphQLSchema } from 'graphql';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -153,6 +154,7 @@ export class McpTools {
   constructor(
     private readonly services: McpServices,
     private readonly schema: GraphQLSchema,
+    private readonly reaches: (viewer: Viewer, thing: ToolThing, id: string) => Promise<boolean>,
   ) {
     this.definitions = mcpToolDefinitions(schema);
     this.checks = new Map(this.definitions.map((tool) => [tool.name, argumentsCheck(tool.inputSchema)]));
@@ -161,13 +163,16 @@ export class McpTools {
 
   /**
    * Runs tool `name`; null when there is none of that name. Arguments that do not fit the tool's
-   * input schema, and every expected failure, are tool errors with the API's code.
+   * input schema, a scope the key lacks, a thing out of a session-limited key's reach, and every
+   * expected failure, are tool errors with the API's code.
    */
   async call(viewer: Viewer, name: string, args: Record<string, unknown>): Promise<CallToolResult | null> {
     const check = this.checks.get(name);
     if (!check) return null;
     const problems = check(args);
     if (problems.length) return refused(ErrorCode.INVALID_INPUT, `${name}: ${problems.join(' ')}`);
+    const refusal = await toolRefusal(viewer, name, args, this.reaches);
+    if (refusal) return refused(ErrorCode[refusal.code], `${name}: ${refusal.message}`);
     switch (name) {
       case 'create_session':
         return this.createSession(viewer, args as { title: string; description?: string });

@@ -16,14 +16,6 @@ const contract = existsSync(publishedContractPath) ? readFileSync(publishedContr
  * Resolving an issue removes its lines; the list is empty when the contract is served whole.
  */
 const notServedYet: Record<string, string> = {
-  'ApiKeyScope was removed.': '#29 (keys and scopes)',
-  'ApiKey was removed.': '#29 (keys and scopes)',
-  'CreateApiKeyInput was removed.': '#29 (keys and scopes)',
-  'CreateApiKeySuccess was removed.': '#29 (keys and scopes)',
-  'CreateApiKeyResult was removed.': '#29 (keys and scopes)',
-  'Query.apiKeys was removed.': '#29 (keys and scopes)',
-  'Mutation.createApiKey was removed.': '#29 (keys and scopes)',
-  'Mutation.revokeApiKey was removed.': '#29 (keys and scopes)',
   'WebhookEventType was removed.': '#30 (webhooks)',
   'WebhookDeliveryStatus was removed.': '#30 (webhooks)',
   'WebhookEndpoint was removed.': '#30 (webhooks)',

@@ -59,6 +59,8 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
     // A line per request would bury a failing test's own output.
     logLevel: 'warn',
     logDestination,
+    // Suites that try many wrong keys from one address would meet the limits; their own suite turns them on.
+    rateLimits: { signInFailures: 0, signInWindowSeconds: 60, keyRequests: 0, keyWindowSeconds: 60 },
     ...poolerSettings(),
     ...overrides,
   };

@@ -99,6 +99,9 @@ export function Sidebar({ currentSessionId, drawer, onHide, onSearch, onShortcut
           )}
         </div>
         <div className="sidebar-footer-actions">
+          <Link to="/keys" className="button button-quiet" onClick={onOpen}>
+            API keys
+          </Link>
           <button type="button" className="button button-quiet" onClick={onShortcuts} aria-keyshortcuts="Shift+?">
             Keyboard shortcuts
           </button>

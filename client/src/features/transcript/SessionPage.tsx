@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useCommands, type Command } from '../../app/commands';
 import { useShell } from '../../app/shell/shell-context';
@@ -16,6 +16,7 @@ import { isFollowedState, useContinuationFollower } from '../continuation/useCon
 import { useProposalUpdates } from '../continuation/useContinuationProposal';
 import { useSessionLineage } from '../lineage/useSessionLineage';
 import { useLifecycleActions } from '../lifecycle/useLifecycleActions';
+import { ShareSessionDialog } from '../keys/ShareSessionDialog';
 import { citedEventIds, useCitedRange, type CitedRange } from './cited-range';
 import { Composer } from './Composer';
 import { SessionHeader } from './SessionHeader';
@@ -108,6 +109,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
     return offered;
   }, [requestToContinue, openContinueDialog, continuedFrom, latestContinuation, navigate, shell, sessionId]);
   useCommands(commands);
+  const [sharing, setSharing] = useState(false);
   const lifecycle = useLifecycleActions(session ?? null, lineage ? lineage.lineageTree.map((node) => node.session.title) : session ? [session.title] : []);
 
   if (transcript.loading) {
@@ -173,11 +175,22 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
                 View the handoff it started from
               </Link>
             )}
+            <button
+              type="button"
+              className="menu-item"
+              onClick={() => {
+                close();
+                setSharing(true);
+              }}
+            >
+              Share read-only link…
+            </button>
             {lifecycle.menu(close)}
           </>
         )}
       />
       {lifecycle.overlay}
+      {sharing && <ShareSessionDialog session={session} onClose={() => setSharing(false)} />}
       <div className="session-notices">
         {continuedFrom && (
           <SuccessorBanner

@@ -2,11 +2,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { generateApiKey, hashApiKey } from './api-keys';
+import { insertFirstKey } from './api-keys.service';
 import { ErrorCode, Outcome, fail, succeed } from '../../shared/errors';
 import { AccountEntity } from './account.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { isUniqueViolation } from '../../platform/db/errors';
-import { Viewer } from '../../shared/viewer';
+import type { Viewer } from '../../shared/viewer';
 
 export const ACCOUNT_NAME_MAX_CHARS = 100;
 const BOOTSTRAP_KEY_FILE = 'bootstrap-api-key';
@@ -17,31 +18,8 @@ export interface BootstrapKey {
   storedIn: string | null;
 }
 
-/** Known keys kept in memory: keys and accounts never change once written, so entries never go stale. */
-const VIEWER_CACHE_SIZE = 1_000;
-
 export class AccountService {
-  private readonly viewers = new Map<string, Viewer>();
-
   constructor(private readonly dataSource: DataSource) {}
-
-  /** The viewer an API key belongs to, or null for a missing or unknown key. */
-  async authenticate(apiKey: string | null): Promise<Viewer | null> {
-    if (!apiKey) return null;
-    const hash = hashApiKey(apiKey);
-    const known = this.viewers.get(hash);
-    if (known) return known;
-    const row = await this.dataSource
-      .createQueryBuilder(AccountEntity, 'account')
-      .innerJoin(ApiKeyEntity, 'key', 'key.accountId = account.id')
-      .where('key.keyHash = :hash', { hash })
-      .getOne();
-    if (!row) return null;
-    const viewer = { accountId: row.id, name: row.name, isAdmin: row.isAdmin };
-    if (this.viewers.size >= VIEWER_CACHE_SIZE) this.viewers.delete(this.viewers.keys().next().value as string);
-    this.viewers.set(hash, viewer);
-    return viewer;
-  }
 
   /**
    * Creates an account and its first API key, returned once and stored only as a hash.
@@ -58,7 +36,7 @@ export class AccountService {
     const apiKey = generateApiKey();
     const account = await this.dataSource.transaction(async (manager) => {
       const created = await manager.save(manager.create(AccountEntity, { name: trimmed, isAdmin: false }));
-      await manager.insert(ApiKeyEntity, { accountId: created.id, keyHash: hashApiKey(apiKey) });
+      await insertFirstKey(manager, created.id, apiKey, 'First key');
       return created;
     });
     return succeed({ account, apiKey });
@@ -83,7 +61,7 @@ export class AccountService {
       await this.dataSource.transaction(async (manager) => {
         if (await manager.existsBy(ApiKeyEntity, { keyHash })) return;
         const admin = await manager.save(manager.create(AccountEntity, { name: 'admin', isAdmin: true }));
-        await manager.insert(ApiKeyEntity, { accountId: admin.id, keyHash });
+        await insertFirstKey(manager, admin.id, apiKey, 'Bootstrap key');
       });
     } catch (error) {
       // Another server process starting at the same moment registered the same key first.

@@ -5,6 +5,7 @@ import { attachmentPath } from './attachments';
 import type { AttachmentEntity } from './attachment.entity';
 import type { AttachmentService, UploadResult } from './attachments.service';
 import type { Viewer } from '../../shared/viewer';
+import { ApiKeyScope, scopeRefusal } from '../../shared/access';
 import { logger } from '../../platform/observability/logger';
 import { requestLog } from '../../platform/http/request-log';
 
@@ -20,6 +21,11 @@ function sendError(res: ServerResponse, status: number, message: string, code: s
   res.end(body);
 }
 
+/** Raster images, which run nothing, are the only attachments a browser may show in place. */
+function showsInPlace(mediaType: string): boolean {
+  return /^image\/(png|jpeg|gif|webp|avif|bmp)$/.test(mediaType.split(';', 1)[0].trim().toLowerCase());
+}
+
 /** The JSON the upload answers with: the contract's Attachment fields but its time. */
 export function attachmentJson(attachment: AttachmentEntity) {
   const { cid, name, mediaType, byteSize } = attachment;
@@ -28,11 +34,18 @@ export function attachmentJson(attachment: AttachmentEntity) {
 
 const STATUS_OF: Record<UploadResult['status'], number> = { CREATED: 201, EXISTING: 200, INVALID: 400, UNSUPPORTED_TYPE: 415, TOO_LARGE: 413 };
 
-async function viewerOf(req: IncomingMessage, res: ServerResponse, authenticate: AttachmentRouteServices['authenticate']): Promise<Viewer | null> {
+/** The caller, when its key holds `scope`; else null, the refusal sent (401 without a key, 403 without the scope). */
+async function viewerOf(req: IncomingMessage, res: ServerResponse, authenticate: AttachmentRouteServices['authenticate'], scope: ApiKeyScope): Promise<Viewer | null> {
   const viewer = await authenticate(req.headers.authorization);
   if (!viewer) {
     res.setHeader('www-authenticate', 'Bearer');
     sendError(res, 401, 'Missing or unknown API key: send "Authorization: Bearer <api key>".', 'UNAUTHENTICATED');
+    return null;
+  }
+  const refusal = scopeRefusal(viewer.scopes, scope);
+  if (refusal) {
+    sendError(res, 403, refusal.message, refusal.code, [{ path: [], message: `Needs the ${refusal.scope} scope.` }]);
+    return null;
   }
   return viewer;
 }
@@ -46,7 +59,7 @@ export function attachmentsRouter({ authenticate, attachments }: AttachmentRoute
   const router = express.Router();
 
   router.post('/attachments', async (req: Request, res: Response) => {
-    const viewer = await viewerOf(req, res, authenticate);
+    const viewer = await viewerOf(req, res, authenticate, ApiKeyScope.WRITE);
     if (!viewer) return void req.resume();
     const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
     if (encoding !== 'identity') {
@@ -77,7 +90,7 @@ export function attachmentsRouter({ authenticate, attachments }: AttachmentRoute
   });
 
   router.get('/attachments/:cid', async (req: Request<{ cid: string }>, res: Response) => {
-    const viewer = await viewerOf(req, res, authenticate);
+    const viewer = await viewerOf(req, res, authenticate, ApiKeyScope.READ);
     if (!viewer) return;
     const attachment = await attachments.find(viewer, req.params.cid);
     if (!attachment) return sendError(res, 404, 'No such attachment.', 'NOT_FOUND');
@@ -86,8 +99,9 @@ export function attachmentsRouter({ authenticate, attachments }: AttachmentRoute
     res.writeHead(200, {
       'content-type': attachment.mediaType,
       'content-length': attachment.byteSize,
-      // The name as a download would save it; the bytes are never run as a page of this origin.
-      'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(attachment.name)}`,
+      // The name as a download would save it. Only raster images show in place: anything else
+      // (HTML, SVG, PDF) is a download, and the sandbox keeps it from ever running as this origin's page.
+      'content-disposition': `${showsInPlace(attachment.mediaType) ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(attachment.name)}`,
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'; sandbox",
       // The cid is the hash of the bytes: they never change, but an erasure can remove them, so a

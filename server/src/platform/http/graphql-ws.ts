@@ -1,12 +1,13 @@
 import type { Server } from 'node:http';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { Viewer } from '../../shared/viewer';
 import { metrics } from '../observability/metrics';
 import { CorsOrigins, webSocketOriginAllowed } from './cors';
 import { shareResults, subscribeSharingResults } from './subscription-fan-out';
 import { formatStreamErrors, prepareOperation } from './stream-operation';
+import { RequestThrottle, THROTTLED_CLOSE_CODE, Throttled, throttledMessage } from './rate-limits';
 
 export interface GraphQLWebSocketOptions {
   schema: GraphQLSchema;
@@ -17,7 +18,17 @@ export interface GraphQLWebSocketOptions {
   createContext(viewer: Viewer): object;
   /** Told of each upgrade refused for its Origin. */
   onOriginRefused?(origin: string): void;
+  /** Calls the listener with each key revoked, in any process; returns what stops it. */
+  watchKeyRevocations?(listener: (keyId: string) => void): () => void;
+  /** Failed sign-ins per address and subscriptions per key; none when absent. */
+  throttle?: RequestThrottle;
 }
+
+/** The close code of a connection whose key was revoked or expired: 4403, as graphql-ws's 4403 Forbidden. */
+export const KEY_REFUSED_CLOSE_CODE = 4403;
+
+/** Timers past this many milliseconds overflow Node's 32-bit timers; such a key is checked on its next request instead. */
+const LONGEST_TIMER_MS = 2_147_483_647;
 
 /**
  * graphql-ws on the HTTP server's `/graphql` upgrades: every connection authenticates with its
@@ -41,14 +52,22 @@ export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWe
     metrics.webSocketConnections.inc();
     socket.once('close', () => metrics.webSocketConnections.dec());
   });
+  const keySockets = socketsByKey(options.watchKeyRevocations);
   // Operation ids of each connection that are streaming a subscription now.
   const streaming = new WeakMap<object, Set<string>>();
-  return useServer<Record<string, unknown>, { viewer: Viewer; scope: string }>(
+  const served = useServer<Record<string, unknown>, { viewer: Viewer; scope: string }>(
     {
       schema,
       // A published event reaches every subscriber as one object: executed and serialised once per selection.
       subscribe: subscribeSharingResults,
-      onSubscribe: (_ctx, _id, payload) => prepareOperation(schema, payload),
+      onSubscribe: async (ctx, _id, payload) => {
+        const throttled = await options.throttle?.request((ctx.extra.viewer as Viewer | undefined)?.keyId ?? null);
+        if (throttled) {
+          ctx.extra.socket.close(THROTTLED_CLOSE_CODE, throttledMessage(throttled));
+          return [new GraphQLError(throttledMessage(throttled), { extensions: { code: 'RATE_LIMITED', retryAfterSeconds: throttled.retryAfterSeconds } })];
+        }
+        return prepareOperation(schema, payload);
+      },
       onOperation: (ctx, id, _payload, _args, result) => {
         // A subscription the client stopped while it was starting never streams.
         if (!(Symbol.asyncIterator in result) || !(id in ctx.subscriptions)) return;
@@ -60,8 +79,20 @@ export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWe
         if (streaming.get(ctx)?.delete(id)) metrics.activeSubscriptions.dec();
       },
       onConnect: async (ctx) => {
-        const viewer = await options.authenticate(ctx.connectionParams?.authorization);
-        if (!viewer) return false;
+        const { request, socket } = ctx.extra;
+        const refuse = (throttled: Throttled) => {
+          socket.close(THROTTLED_CLOSE_CODE, throttledMessage(throttled));
+          return false;
+        };
+        const blocked = await options.throttle?.beforeSignIn(request);
+        if (blocked) return refuse(blocked);
+        const authorization = ctx.connectionParams?.authorization;
+        const viewer = await options.authenticate(authorization);
+        if (!viewer) {
+          const throttled = authorization === undefined ? null : await options.throttle?.signInFailed(request);
+          return throttled ? refuse(throttled) : false;
+        }
+        keySockets.add(viewer, ctx.extra.socket);
         ctx.extra.viewer = viewer;
         ctx.extra.scope = JSON.stringify(viewer);
         return true;
@@ -84,4 +115,39 @@ export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWe
     },
     wsServer,
   );
+  return {
+    dispose() {
+      keySockets.stop();
+      return served.dispose();
+    },
+  };
+}
+
+/**
+ * The open sockets of each key: closed with {@link KEY_REFUSED_CLOSE_CODE} when their key is
+ * revoked (in any process) or expires, which ends their subscriptions.
+ */
+function socketsByKey(watch: GraphQLWebSocketOptions['watchKeyRevocations']) {
+  const sockets = new Map<string, Set<WebSocket>>();
+  const closeAll = (keyId: string, reason: string) => {
+    for (const socket of sockets.get(keyId) ?? []) socket.close(KEY_REFUSED_CLOSE_CODE, reason);
+    sockets.delete(keyId);
+  };
+  const stop = watch?.((keyId) => closeAll(keyId, 'API key revoked')) ?? (() => undefined);
+  return {
+    add(viewer: Viewer, socket: WebSocket) {
+      const { keyId, keyExpiresAt } = viewer;
+      if (!keyId) return;
+      const open = sockets.get(keyId) ?? new Set<WebSocket>();
+      sockets.set(keyId, open.add(socket));
+      const untilExpiry = keyExpiresAt ? keyExpiresAt.getTime() - Date.now() : null;
+      const expiry = untilExpiry !== null && untilExpiry < LONGEST_TIMER_MS ? setTimeout(() => socket.close(KEY_REFUSED_CLOSE_CODE, 'API key expired'), Math.max(0, untilExpiry)) : null;
+      socket.once('close', () => {
+        if (expiry) clearTimeout(expiry);
+        open.delete(socket);
+        if (open.size === 0 && sockets.get(keyId) === open) sockets.delete(keyId);
+      });
+    },
+    stop,
+  };
 }

@@ -16,6 +16,8 @@ import { serveGraphiQL } from './graphiql';
 import { measureRequest, metricsRoute } from './metrics-route';
 import type { ReadinessReport } from './readiness';
 import { requestIdOf, requestLog, requestLogger } from './request-log';
+import { RequestThrottle, Throttled, throttledMessage } from './rate-limits';
+import { applyBaseSecurityHeaders, clientContentSecurityPolicy } from './security-headers';
 
 export interface HttpServerOptions {
   host: string;
@@ -27,11 +29,15 @@ export interface HttpServerOptions {
   authenticate(authorization: unknown): Promise<Viewer | null>;
   /** A GraphQL operation's context for an authenticated caller. */
   createContext(viewer: Viewer): object;
+  /** Calls the listener with each key revoked, in any process (open WebSockets of that key are closed); returns what stops it. */
+  watchKeyRevocations?(listener: (keyId: string) => void): () => void;
   /** The capabilities' own routes (attachments, MCP), mounted before the web client. */
   mountRoutes(app: express.Express): void;
   /** What `/readyz` reports: whether the database and cross-process delivery work. */
   readiness(): Promise<ReadinessReport>;
   corsOrigins?: CorsOrigins;
+  /** Failed sign-ins per address and requests per key; none when absent. */
+  throttle?: RequestThrottle;
   /** When set, `/metrics` answers only requests bearing it. */
   metricsToken?: string;
 }
@@ -49,6 +55,35 @@ const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   requestLog(req, logger).error({ err: error }, 'Unexpected error serving a request');
   res.status(500).json({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: requestIdOf(req) } }] });
 };
+
+/** The paths that take an API key: requests to them are throttled. */
+const KEYED_PATHS = /^\/(graphql|attachments|exports|imports|mcp)(\/|$)/;
+
+/** 429 with Retry-After, in GraphQL's error shape with code RATE_LIMITED. */
+function sendThrottled(res: ServerResponse, throttled: Throttled): void {
+  const body = JSON.stringify({ errors: [{ message: throttledMessage(throttled), extensions: { code: 'RATE_LIMITED', retryAfterSeconds: throttled.retryAfterSeconds } }] });
+  res.writeHead(429, { 'content-type': 'application/json; charset=utf-8', 'retry-after': String(throttled.retryAfterSeconds), 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/**
+ * Whether a request may go on: its address must not be over its failed sign-ins, a key it presents
+ * that does not sign in counts as one, and a key that does must be under its request rate. The
+ * route authenticates again (from the keys cached in memory) and answers as usual.
+ */
+async function passesThrottle(req: IncomingMessage, res: ServerResponse, throttle: RequestThrottle, authenticate: HttpServerOptions['authenticate']): Promise<boolean> {
+  if (!KEYED_PATHS.test((req.url ?? '').split('?', 1)[0]) || req.method === 'OPTIONS') return true;
+  let throttled = await throttle.beforeSignIn(req);
+  if (!throttled && req.headers.authorization !== undefined) {
+    const viewer = await authenticate(req.headers.authorization).catch(() => undefined);
+    if (viewer === null) throttled = await throttle.signInFailed(req);
+    else if (viewer) throttled = await throttle.request(viewer.keyId);
+  }
+  if (!throttled) return true;
+  req.resume();
+  sendThrottled(res, throttled);
+  return false;
+}
 
 /** Which GraphQL endpoint a request is for, if any: those are served without Express. */
 function graphQLEndpoint(url: string | undefined): 'http' | 'sse' | null {
@@ -74,6 +109,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     authenticate,
     createContext,
     onOriginRefused: (origin) => refusedOrigin(origin, 'WebSocket'),
+    watchKeyRevocations: options.watchKeyRevocations,
+    throttle: options.throttle,
   });
   const sse = serveGraphQLOverSse({ schema, development, authenticate, createContext });
   const apollo = await startApollo({
@@ -101,20 +138,34 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   app.disable('x-powered-by');
   const logRequest = requestLogger(logger);
   const applyCors = corsHandler(corsOrigins, (origin) => refusedOrigin(origin, 'HTTP'));
+  const { throttle } = options;
+  const route = (req: IncomingMessage, res: ServerResponse) => {
+    const endpoint = graphQLEndpoint(req.url);
+    if (endpoint === 'http') void serveGraphQL(req, res);
+    else if (endpoint === 'sse') void sse.serve(req, res);
+    else app(req, res);
+  };
   httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    applyBaseSecurityHeaders(res);
     measureRequest(req, res);
     logRequest(req, res);
     applyCors(req, res, () => {
-      const endpoint = graphQLEndpoint(req.url);
-      if (endpoint === 'http') void serveGraphQL(req, res);
-      else if (endpoint === 'sse') void sse.serve(req, res);
-      else app(req, res);
+      if (!throttle) return route(req, res);
+      passesThrottle(req, res, throttle, authenticate).then(
+        (passes) => passes && route(req, res),
+        (error: unknown) => errorHandler(error, req as express.Request, res as express.Response, () => undefined),
+      );
     });
   });
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/metrics', metricsRoute(options.metricsToken));
+  // Pages of the client and GraphiQL; the API's own answers are data, never a page.
+  app.use((req, res, next) => {
+    if (req.method === 'GET' && !KEYED_PATHS.test(req.path)) res.setHeader('content-security-policy', clientContentSecurityPolicy(req));
+    next();
+  });
   serveGraphiQL(app, options.clientDist);
   app.get('/readyz', async (_req, res) => {
     const report = await options.readiness();

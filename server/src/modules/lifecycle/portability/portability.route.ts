@@ -2,6 +2,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import express, { Request, Response } from 'express';
 import type { Viewer } from '../../../shared/viewer';
+import { ApiKeyScope, LIMITED_KEY_MESSAGE, scopeRefusal } from '../../../shared/access';
 import { logger } from '../../../platform/observability/logger';
 import { requestLog } from '../../../platform/http/request-log';
 import { BundleScope } from './bundle';
@@ -15,6 +16,8 @@ export interface PortabilityRouteServices {
   imports: ImportService;
   /** The most bytes a body sent to `POST /imports` may have. */
   importMaxBytes: number;
+  /** Whether a session-limited key reaches the session (always, for a key of the whole account). */
+  reaches(viewer: Viewer, sessionId: string): Promise<boolean>;
   /** Records that an account wrote, so that its next reads see the import (read-your-writes with a replica). */
   wrote(accountId: string): Promise<void>;
 }
@@ -25,11 +28,18 @@ function sendError(res: ServerResponse, status: number, message: string, code: s
   res.end(body);
 }
 
-async function viewerOf(req: IncomingMessage, res: ServerResponse, authenticate: PortabilityRouteServices['authenticate']): Promise<Viewer | null> {
+/** The caller, when its key holds `scope`; else null, the refusal sent (401 without a key, 403 without the scope). */
+async function viewerOf(req: IncomingMessage, res: ServerResponse, authenticate: PortabilityRouteServices['authenticate'], scope: ApiKeyScope): Promise<Viewer | null> {
   const viewer = await authenticate(req.headers.authorization);
   if (!viewer) {
     res.setHeader('www-authenticate', 'Bearer');
     sendError(res, 401, 'Missing or unknown API key: send "Authorization: Bearer <api key>".', 'UNAUTHENTICATED');
+    return null;
+  }
+  const refusal = scopeRefusal(viewer.scopes, scope);
+  if (refusal) {
+    sendError(res, 403, refusal.message, refusal.code, { scope: refusal.scope });
+    return null;
   }
   return viewer;
 }
@@ -62,12 +72,13 @@ function mediaType(req: IncomingMessage): string {
  * OpenAI chat format (`application/json`, optionally `?title=`) and answers 201 with the new
  * sessions, or 400 saying why nothing was written. Both with the Bearer key.
  */
-export function portabilityRouter({ authenticate, exports, imports, importMaxBytes, wrote }: PortabilityRouteServices): express.Router {
+export function portabilityRouter({ authenticate, reaches, exports, imports, importMaxBytes, wrote }: PortabilityRouteServices): express.Router {
   const router = express.Router();
 
   router.get('/exports/:sessionId', async (req: Request<{ sessionId: string }>, res: Response) => {
-    const viewer = await viewerOf(req, res, authenticate);
+    const viewer = await viewerOf(req, res, authenticate, ApiKeyScope.READ);
     if (!viewer) return;
+    if (!(await reaches(viewer, req.params.sessionId))) return sendError(res, 404, 'No such session.', 'NOT_FOUND');
     const scope = String(req.query.scope ?? 'lineage').toUpperCase();
     if (scope !== BundleScope.LINEAGE && scope !== BundleScope.SESSION) return sendError(res, 400, 'scope is lineage or session.', 'INVALID_INPUT');
     const outcome = await exports.exportBundle(viewer, req.params.sessionId, scope);
@@ -85,8 +96,12 @@ export function portabilityRouter({ authenticate, exports, imports, importMaxByt
   });
 
   router.post('/imports', async (req: Request, res: Response) => {
-    const viewer = await viewerOf(req, res, authenticate);
+    const viewer = await viewerOf(req, res, authenticate, ApiKeyScope.WRITE);
     if (!viewer) return void req.resume();
+    if (viewer.reach) {
+      req.resume();
+      return sendError(res, 403, LIMITED_KEY_MESSAGE, 'FORBIDDEN');
+    }
     const type = mediaType(req);
     if (type !== 'application/zip' && type !== 'application/json') {
       req.resume();

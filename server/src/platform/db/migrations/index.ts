@@ -14,6 +14,7 @@ import { ContinuationProposals1796068800000 } from './1796068800000-Continuation
 import { SearchIndexesWithoutPendingList1796072400000 } from './1796072400000-SearchIndexesWithoutPendingList';
 import { SearchTermStatistics1796076000000 } from './1796076000000-SearchTermStatistics';
 import { DataLifecycle1796181596470 } from './1796181596470-DataLifecycle';
+import { ApiKeyScopes1796185200000 } from './1796185200000-ApiKeyScopes';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
 export const migrations = [
@@ -33,4 +34,5 @@ export const migrations = [
   SearchIndexesWithoutPendingList1796072400000,
   SearchTermStatistics1796076000000,
   DataLifecycle1796181596470,
+  ApiKeyScopes1796185200000,
 ];
