@@ -56,10 +56,10 @@ async function waitUntilHealthy(url: string, child: ChildProcess, output: () => 
 
 /**
  * Starts the built API server on a free port with a fresh embedded database, a random admin key
- * and the built-in agent, and resolves once `GET /healthz` answers 200. Throws when the server
+ * and the built-in agent (plus `environment`, e.g. CORS_ORIGINS), and resolves once `GET /healthz` answers 200. Throws when the server
  * is not built, exits, or does not become healthy in time.
  */
-export async function startApiServer(): Promise<RunningApiServer> {
+export async function startApiServer(environment: Record<string, string> = {}): Promise<RunningApiServer> {
   if (!existsSync(SERVER_ENTRY)) {
     throw new Error(`${SERVER_ENTRY} does not exist: run "npm run build" at the repository root first.`);
   }
@@ -79,6 +79,7 @@ export async function startApiServer(): Promise<RunningApiServer> {
       NODE_ENV: 'production',
       // The deterministic agent: every message gets a predictable answer, whatever this shell configures.
       MODEL_PROVIDER: 'builtin',
+      ...environment,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

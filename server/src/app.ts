@@ -109,6 +109,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       const runner = new TurnRunner(dataSource, notifier, services.continuations, services.proposals, new RecallTools(services), services.attachments, provider, schema, {
         windowTokens: agent.windowTokens,
         threshold: agent.continuationThreshold,
+        maxOutputTokens: agent.maxOutputTokens,
         maxSteps: agent.maxSteps,
       });
       worker = new AgentWorker(dataSource, notifier, runner, agent);
@@ -272,6 +273,7 @@ function timed(provider: ModelProvider | null): ModelProvider | null {
   return {
     name: provider.name,
     readsAttachments: provider.readsAttachments,
+    continuesAtThreshold: provider.continuesAtThreshold,
     async complete(request) {
       const end = metrics.modelCalls.startTimer({ provider: provider.name });
       try {

@@ -126,6 +126,8 @@ export interface AgentConfig {
   windowTokens: number;
   /** Share of the window from which a continuation is advised (CONTEXT_PRESSURE). */
   continuationThreshold: number;
+  /** Room kept for the model's answer in every request; null sizes it for the window (`defaultOutputTokens`). */
+  maxOutputTokens: number | null;
   /** Model calls per turn before the run fails for not answering. */
   maxSteps: number;
   /** Runs this process executes at once; 0 for a process that serves the API only. */
@@ -139,6 +141,7 @@ export const DEFAULT_AGENT_CONFIG: AgentConfig = {
   openai: { apiKey: '', model: 'gpt-4o-mini', timeoutMs: 120_000 },
   windowTokens: 32_768,
   continuationThreshold: 0.8,
+  maxOutputTokens: null,
   maxSteps: 8,
   concurrency: 2,
   leaseMs: 30_000,
@@ -171,6 +174,7 @@ function agentConfig(env: NodeJS.ProcessEnv): AgentConfig {
     },
     windowTokens: integer(env, 'MODEL_CONTEXT_WINDOW', defaults.windowTokens, 256, 10_000_000),
     continuationThreshold: share(env, 'CONTINUATION_THRESHOLD', defaults.continuationThreshold),
+    maxOutputTokens: env.MODEL_MAX_OUTPUT_TOKENS ? integer(env, 'MODEL_MAX_OUTPUT_TOKENS', 0, 16, 1_000_000) : null,
     maxSteps: integer(env, 'AGENT_MAX_STEPS', defaults.maxSteps, 1, 100),
     concurrency: integer(env, 'AGENT_CONCURRENCY', defaults.concurrency, 0, 100),
     leaseMs: integer(env, 'RUN_LEASE_MS', defaults.leaseMs, 100, 3_600_000),

@@ -65,6 +65,10 @@ export interface ModelRequest {
   signal?: AbortSignal;
   /** Receives the answer's text as it is produced, piece by piece; the reply still holds all of it. */
   onTextDelta?: (delta: string) => void;
+  /** Tokens the answer may take at most: the room the runtime left for it in the window. */
+  maxOutputTokens?: number;
+  /** A tool the model must call (its name): the runtime asking for a draft, such as a handoff. */
+  requiredTool?: string;
 }
 
 export interface ModelReply {
@@ -77,8 +81,23 @@ export interface ModelProvider {
   readonly name: string;
   /** Whether it reads what attachments hold (images, text) rather than only their references; loading it costs reads. */
   readonly readsAttachments?: boolean;
+  /** Whether it continues at the context threshold by its own rule, so the runtime need not ask it to. */
+  readonly continuesAtThreshold?: boolean;
   complete(request: ModelRequest): Promise<ModelReply>;
 }
 
 /** A failure to get an answer from the model; the message is shown on the failed run. */
 export class ModelProviderError extends Error {}
+
+/**
+ * The model refused the request for its context length. `limit` is the context length the
+ * provider stated, when it stated one.
+ */
+export class ModelContextExceeded extends ModelProviderError {
+  constructor(
+    message: string,
+    readonly limit: number | null,
+  ) {
+    super(message);
+  }
+}

@@ -33,6 +33,8 @@ export class AgentWorker {
   private readonly slots: Promise<void>[] = [];
   private readonly inFlight = new Map<string, { lease: Lease; abort: AbortController }>();
   private readonly waiters = new Set<() => void>();
+  /** Counts wake-ups, so that one arriving while a slot is between looking and waiting is not lost. */
+  private wakes = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -47,6 +49,7 @@ export class AgentWorker {
 
   /** New work was queued in this process: look now rather than at the next poll. */
   wake(): void {
+    this.wakes += 1;
     for (const waiter of [...this.waiters]) waiter();
   }
 
@@ -81,12 +84,13 @@ export class AgentWorker {
   private async loop(): Promise<void> {
     while (!this.stopping) {
       let worked = false;
+      const wakesSeen = this.wakes;
       try {
         worked = await this.runNext();
       } catch (error) {
         if (!this.stopping) logger.error({ err: error }, 'Agent worker: claiming a run failed');
       }
-      if (!worked && !this.stopping) await this.idle();
+      if (!worked && !this.stopping && this.wakes === wakesSeen) await this.idle();
     }
   }
 

@@ -48,3 +48,14 @@ export function storableValue<T>(value: T): T {
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [storableText(key), storableValue(item)])) as T;
 }
+
+/**
+ * At most `max` UTF-16 code units of `text`, ending in "…" when cut: a cut never splits a
+ * surrogate pair, which the database would refuse.
+ */
+export function clipText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  if (/[\ud800-\udbff]/.test(text[end - 1] ?? '')) end -= 1;
+  return `${text.slice(0, end)}…`;
+}

@@ -95,6 +95,22 @@ describe('the agent runtime with the built-in agent', () => {
     await ws.dispose();
   });
 
+  it('continues on a message over 20,000 characters: the successor replays it whole, the handoff holds its first 20,000', async () => {
+    const session = await createSession(client, 'Long');
+    const text = `/continue Next\n${'Measure twice, cut once. '.repeat(1_000)}`;
+    await post(client, session, text);
+    await settledRuns(client, session);
+    const { continuations } = await sessionOf(client, session);
+    expect(continuations).toMatchObject([{ reason: 'USER_REQUEST', successor: { title: 'Next' } }]);
+    const successor = continuations[0].successor.id;
+    expect((await eventsOf(client, successor))[1].text).toBe(text);
+    const { continuationEdge } = await client.data<{ continuationEdge: { handoff: { currentRequest: string } } }>(
+      'query ($id: ID!) { continuationEdge(id: $id) { handoff { currentRequest } } }',
+      { id: continuations[0].id },
+    );
+    expect(continuationEdge.handoff.currentRequest).toHaveLength(20_000);
+  });
+
   it('/phase continues with PHASE_CHANGE, a plainly different subject with TOPIC_CHANGE', async () => {
     const phased = await createSession(client, 'Release');
     await post(client, phased, '/phase Testing');

@@ -1,8 +1,9 @@
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { ModelMessage, ModelProviderError, ModelRequest, ModelToolDefinition, TurnFacts } from '../../src/agent/agent';
+import { ModelContextExceeded, ModelMessage, ModelProviderError, ModelRequest, ModelToolDefinition, TurnFacts } from '../../src/agent/agent';
 import { OpenAIProvider } from '../../src/agent/providers/openai-provider';
 import { FakeOpenAI, startFakeOpenAI } from '../helpers/fake-openai';
+import { startModelStandIn } from '../helpers/model-stand-in';
 
 const API_KEY = 'sk-test-provider';
 
@@ -247,6 +248,53 @@ describe('OpenAIProvider when no usable server answers', () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
+    }
+  });
+});
+
+describe('refusals for the context length, as each server words them', () => {
+  const long: ModelMessage[] = [{ role: 'user', content: 'harbour '.repeat(600) }];
+
+  it.each([
+    ['openai', 500],
+    ['vllm', 500],
+    ['llama.cpp', 500],
+  ] as const)('recognises %s\'s refusal and takes the length it states', async (provider, limit) => {
+    const model = await startModelStandIn({ contextTokens: limit, provider });
+    try {
+      const refusal = await providerFor(model.baseURL)
+        .complete(ask(long, { maxOutputTokens: 64 }))
+        .catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(ModelContextExceeded);
+      expect((refusal as ModelContextExceeded).limit).toBe(limit);
+      // A compatible server is sent the answer's cap as max_tokens.
+      expect(model.requests[0].body).toMatchObject({ max_tokens: 64 });
+    } finally {
+      await model.close();
+    }
+  });
+
+  it("recognises Ollama's refusal, which states no length", async () => {
+    const model = await startModelStandIn({ contextTokens: 500, provider: 'ollama', ollamaContextShift: false });
+    try {
+      const refusal = await providerFor(model.baseURL)
+        .complete(ask(long))
+        .catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(ModelContextExceeded);
+      expect((refusal as ModelContextExceeded).limit).toBeNull();
+    } finally {
+      await model.close();
+    }
+  });
+
+  it('forces the tool the runtime asks for through tool_choice', async () => {
+    const model = await startModelStandIn({ contextTokens: 8_000 });
+    try {
+      const reply = await providerFor(model.baseURL).complete(ask([{ role: 'user', content: 'Which file?' }], { tools: [readFileTool], requiredTool: 'read_file' }));
+      expect(model.requests[0].body.tool_choice).toEqual({ type: 'function', function: { name: 'read_file' } });
+      expect(reply.toolCalls.map((call) => call.name)).toEqual(['read_file']);
+    } finally {
+      await model.close();
     }
   });
 });

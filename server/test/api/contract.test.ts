@@ -27,7 +27,6 @@ const notServedYet: Record<string, string> = {
   'Mutation.createWebhookEndpoint was removed.': '#30 (webhooks)',
   'Mutation.deleteWebhookEndpoint was removed.': '#30 (webhooks)',
   'Mutation.redeliverWebhook was removed.': '#30 (webhooks)',
-  'SessionContinuedEvent.run was removed.': '#25 (third-party friction)',
 };
 
 describe('the public API contract', () => {

@@ -77,4 +77,34 @@ describe('attachments in an S3-compatible bucket', () => {
     expect((await download(other, body.cid)).status).toBe(404);
     expect((await download(client, body.cid)).bytes.toString()).toBe('only mine, in the bucket');
   });
+
+  it('removes the object of an attachment whose only session is erased, and keeps one another session still links', async () => {
+    const post = (sessionId: string, text: string, cids: string[]) =>
+      client.data<{ postMessage: { __typename: string } }>(
+        'mutation ($s: ID!, $t: String!, $a: [String!]) { postMessage(input: { sessionId: $s, text: $t, attachments: $a }) { __typename } }',
+        { s: sessionId, t: text, a: cids },
+      );
+    const newSession = async (title: string) =>
+      (await client.data<{ createSession: { id: string } }>('mutation ($t: String!) { createSession(input: { title: $t }) { id } }', { t: title })).createSession.id;
+    const only = (await upload(client, 'erased.txt', 'text/plain', Buffer.from('bytes only the erased session links'))).body.cid;
+    const shared = (await upload(client, 'kept.txt', 'text/plain', Buffer.from('bytes two sessions link'))).body.cid;
+    const erased = await newSession('erased in the bucket');
+    const kept = await newSession('kept in the bucket');
+    expect((await post(erased, 'two files', [only, shared])).postMessage.__typename).toBe('PostMessageSuccess');
+    expect((await post(kept, 'one file', [shared])).postMessage.__typename).toBe('PostMessageSuccess');
+    const keys = async () => (await objects()).map((object) => object.Key);
+    const before = await keys();
+
+    const { eraseSession } = await client.data<{ eraseSession: { __typename: string; attachmentCount: number } }>(
+      'mutation ($s: ID!) { eraseSession(input: { sessionId: $s, scope: SESSION, reason: "asked to forget" }) { __typename ... on ErasureReceipt { attachmentCount } } }',
+      { s: erased },
+    );
+    // The receipt counts the attachments that went, bytes and all; the shared one stays.
+    expect(eraseSession).toEqual({ __typename: 'ErasureReceipt', attachmentCount: 1 });
+    expect((await download(client, only)).status).toBe(404);
+    expect((await download(client, shared)).bytes.toString()).toBe('bytes two sessions link');
+    const after = await keys();
+    expect(before.length - after.length).toBe(1);
+    expect(after.every((key) => before.includes(key))).toBe(true);
+  });
 });

@@ -206,14 +206,14 @@ describe('continueSession', () => {
     expect(count).toBe(1);
   });
 
-  it('announces the continuation once, after commit, to sessionContinued subscribers', async () => {
+  it("announces the continuation once, after commit, to sessionContinued subscribers, with the successor's initial run to follow", async () => {
     const origin = await createSession(client);
     await postMessage(client, origin, 'subscribe to me');
     const ws = client.websocket();
     try {
       const bySession = collect<any>(
         ws,
-        'subscription ($s: ID) { sessionContinued(sessionId: $s) { edge { id } predecessor { id status } successor { id title } } }',
+        'subscription ($s: ID) { sessionContinued(sessionId: $s) { edge { id } predecessor { id status } successor { id title } run { id kind } } }',
         { s: origin },
       );
       await subscribed(server, 'SESSION_CONTINUED', origin);
@@ -227,6 +227,7 @@ describe('continueSession', () => {
             edge: { id: result.edge!.id },
             predecessor: { id: origin, status: 'CONTINUED' },
             successor: { id: result.successor!.id, title: 'Announced' },
+            run: { id: result.run!.id, kind: 'TURN' },
           },
         },
       ]);

@@ -43,6 +43,35 @@ describe('sessionEvents subscription', () => {
   });
 });
 
+describe('a subscription that ends', () => {
+  let server: TestServer;
+  let client: GraphQLTestClient;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    client = await server.newAccount('leaver');
+  });
+  afterAll(() => server.close());
+
+  it('leaves no listener on a quiet session once the client completes it', async () => {
+    const { createSession } = await client.data<{ createSession: { id: string } }>('mutation { createSession(input: { title: "quiet" }) { id } }');
+    const s = createSession.id;
+    const ws = client.websocket();
+    try {
+      const listeners = () => server.app.subscriptions.listenerCount('SESSION_EVENT', s);
+      const subscription = collect(ws, 'subscription ($s: ID!) { sessionEvents(sessionId: $s) { seq } }', { s });
+      const deadline = Date.now() + 5_000;
+      while (listeners() === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(listeners()).toBe(1);
+      subscription.unsubscribe();
+      while (listeners() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(listeners()).toBe(0);
+    } finally {
+      await ws.dispose();
+    }
+  });
+});
+
 /** The subscription results this process executed and shared so far, from /metrics. */
 async function subscriptionResults(url: string): Promise<{ executed: number; shared: number }> {
   const text = await (await fetch(`${url}/metrics`)).text();

@@ -1,3 +1,4 @@
+import { Client as SseClient, createClient as createSseClient } from 'graphql-sse';
 import { Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 
@@ -45,10 +46,19 @@ export class GraphQLTestClient {
       lazy: true,
     });
   }
+
+  /** A graphql-sse client (distinct connections mode) authenticated with this client's key. */
+  sse(): SseClient {
+    return createSseClient({
+      url: `${this.baseUrl}/graphql/stream`,
+      headers: (): Record<string, string> => (this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}),
+      retryAttempts: 0,
+    });
+  }
 }
 
 /** Collects what one subscription yields; `next(n)` waits for the n-th value without sleeping. */
-export function collect<T>(client: Client, query: string, variables: Record<string, unknown>) {
+export function collect<T>(client: Pick<Client, 'subscribe'> | Pick<SseClient, 'subscribe'>, query: string, variables: Record<string, unknown>) {
   const values: T[] = [];
   const errors: unknown[] = [];
   let waiters: (() => void)[] = [];

@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { decodeGenerator, encode } from 'gpt-tokenizer/encoding/o200k_base';
-import type { ChatCompletionCreateParams, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import type { ChatCompletionCreateParams, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { Conversation, readConversation, replyText } from './model-stand-in/conversation';
 import { DraftFailure, draftValue, spoiledDraft } from './model-stand-in/drafts';
 import { countPrompt, PromptCount } from './model-stand-in/prompt-tokens';
@@ -17,6 +15,8 @@ import {
   openaiCompletionCapRefusal,
   ProviderRefusal,
 } from './model-stand-in/provider-errors';
+import { functionTools, openaiError, requestProblem } from './model-stand-in/request-checks';
+import { completionBody, decodeAll, markAborted, now, readBody, sendJson, sendModels, streamAnswer, toolCallId } from './model-stand-in/wire';
 
 export type { ContextProvider } from './model-stand-in/provider-errors';
 export type { DraftFailure } from './model-stand-in/drafts';
@@ -107,6 +107,8 @@ export interface StandInRequest {
   finishedAt: number | null;
   /** The delay the stand-in added on purpose while answering: what a benchmark subtracts. */
   modelTimeMs: number;
+  /** The part of it before the first token. */
+  modelFirstTokenMs: number;
 }
 
 export interface ModelStandIn {
@@ -130,8 +132,6 @@ export interface ModelStandIn {
 }
 
 const DEFAULT_REPLY_TOKENS = 60;
-
-const now = () => performance.timeOrigin + performance.now();
 
 export async function startModelStandIn(initial: ModelStandInOptions): Promise<ModelStandIn> {
   let options: ModelStandInOptions = { ...initial };
@@ -203,6 +203,7 @@ export async function startModelStandIn(initial: ModelStandInOptions): Promise<M
       firstTokenAt: null,
       finishedAt: null,
       modelTimeMs: 0,
+      modelFirstTokenMs: 0,
     };
   }
 
@@ -260,8 +261,10 @@ export async function startModelStandIn(initial: ModelStandInOptions): Promise<M
       await streamAnswer(response, record, produced, timing, provider);
     } else {
       const delay = (timing.firstTokenMs ?? 0) + (timing.perTokenMs ?? 0) * produced.length;
+      const from = now();
       if (delay > 0) await sleep(delay);
-      record.modelTimeMs = delay;
+      record.modelTimeMs = now() - from;
+      record.modelFirstTokenMs = record.modelTimeMs;
       if (response.destroyed) return markAborted(record);
       record.firstTokenAt = now();
       sendJson(response, 200, completionBody(record, provider));
@@ -341,15 +344,6 @@ export async function startModelStandIn(initial: ModelStandInOptions): Promise<M
   };
 }
 
-function markAborted(record: StandInRequest): void {
-  record.outcome = 'aborted';
-  record.finishedAt = now();
-}
-
-function functionTools(tools: ChatCompletionTool[] | undefined) {
-  return (tools ?? []).flatMap((tool) => (tool.type === 'function' ? [tool] : []));
-}
-
 /** The output `tool_choice` or `response_format` forces; null when the model may answer as it likes. */
 function forcedOutput(body: ChatCompletionCreateParams): StandInRequest['forced'] {
   const tools = functionTools(body.tools);
@@ -387,199 +381,3 @@ function isInstruction(message: ChatCompletionMessageParam): boolean {
   return message.role === 'system' || message.role === 'developer';
 }
 
-/**
- * What OpenAI refuses as malformed before reading the prompt: empty lists, a `tool_choice` without
- * tools or naming none of them, and tool messages that do not answer the calls just before them
- * (the wording of the last two as quoted in aliasrobotics/cai#111 and microsoft/promptflow#3130).
- */
-function requestProblem(body: ChatCompletionCreateParams, provider: ContextProvider): unknown {
-  if (!Array.isArray(body.messages) || body.messages.length === 0) {
-    return openaiError("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", 'invalid_request_error', 'messages', 'empty_array');
-  }
-  const unreadable = body.messages.findIndex((message) => typeof message?.role !== 'string' || !readableContent(message.content));
-  if (unreadable >= 0) {
-    return openaiError(`Invalid value for 'messages[${unreadable}]': a message needs a role and a content.`, 'invalid_request_error', `messages[${unreadable}]`, null);
-  }
-  if (Array.isArray(body.tools) && body.tools.length === 0) {
-    return openaiError("Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.", 'invalid_request_error', 'tools', 'empty_array');
-  }
-  const choice = body.tool_choice;
-  if (choice !== undefined && choice !== 'none' && !body.tools?.length) {
-    return openaiError("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", 'invalid_request_error', 'tool_choice', null);
-  }
-  if (typeof choice === 'object' && choice.type === 'function' && !functionTools(body.tools).some((tool) => tool.function.name === choice.function.name)) {
-    return openaiError(`Invalid value for 'tool_choice': function '${choice.function.name}' is not among the 'tools'.`, 'invalid_request_error', 'tool_choice', null);
-  }
-  return provider === 'openai' ? toolPairingProblem(body.messages) : null;
-}
-
-function readableContent(content: unknown): boolean {
-  return content === null || content === undefined || typeof content === 'string' || (Array.isArray(content) && content.every((part) => typeof part?.type === 'string'));
-}
-
-function toolPairingProblem(messages: ChatCompletionMessageParam[]): unknown {
-  let awaited = new Set<string>();
-  let callsAt = -1;
-  for (const [index, message] of messages.entries()) {
-    if (message.role === 'tool') {
-      if (!awaited.delete(message.tool_call_id) && callsAt < 0) {
-        return openaiError(
-          "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
-          'invalid_request_error',
-          `messages.[${index}].role`,
-          null,
-        );
-      }
-      continue;
-    }
-    if (awaited.size > 0) return unansweredCalls(awaited, callsAt);
-    awaited = new Set(message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : []);
-    callsAt = awaited.size > 0 ? index : -1;
-  }
-  return awaited.size > 0 ? unansweredCalls(awaited, callsAt) : null;
-}
-
-function unansweredCalls(awaited: Set<string>, index: number): unknown {
-  return openaiError(
-    `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...awaited].join(', ')}`,
-    'invalid_request_error',
-    `messages.[${index}].role`,
-    null,
-  );
-}
-
-function openaiError(message: string, type: string, param: string | null, code: string | null) {
-  return { error: { message, type, param, code } };
-}
-
-function randomText(length: number): string {
-  return randomBytes(length).toString('base64url').slice(0, length);
-}
-
-function toolCallId(): string {
-  return `call_${randomText(24)}`;
-}
-
-function decodeAll(tokens: number[]): string {
-  return [...decodeGenerator(tokens)].join('');
-}
-
-const SYSTEM_FINGERPRINT = `fp_${randomBytes(5).toString('hex')}`;
-
-function usage(record: StandInRequest) {
-  return {
-    prompt_tokens: record.readTokens,
-    completion_tokens: record.completionTokens,
-    total_tokens: record.readTokens + record.completionTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
-  };
-}
-
-/** The fields OpenAI adds to every completion and chunk; compatible servers leave them out. */
-function openaiExtras(provider: ContextProvider) {
-  return provider === 'openai' ? { service_tier: 'default', system_fingerprint: SYSTEM_FINGERPRINT } : {};
-}
-
-function completionBody(record: StandInRequest, provider: ContextProvider) {
-  const call = record.toolCall;
-  return {
-    id: completionId(record),
-    object: 'chat.completion',
-    created: Math.floor(record.arrivedAt / 1000),
-    model: record.body.model,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: 'assistant',
-          content: call ? null : record.text,
-          refusal: null,
-          annotations: [],
-          ...(call && { tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }] }),
-        },
-        logprobs: null,
-        finish_reason: record.finishReason,
-      },
-    ],
-    usage: usage(record),
-    ...openaiExtras(provider),
-  };
-}
-
-const completionIds = new WeakMap<StandInRequest, string>();
-
-function completionId(record: StandInRequest): string {
-  let id = completionIds.get(record);
-  if (!id) completionIds.set(record, (id = `chatcmpl-${randomText(29)}`));
-  return id;
-}
-
-/**
- * The answer as server-sent events of chat.completion.chunk objects, paced by `timing`; stops
- * writing when the client goes away.
- */
-async function streamAnswer(
-  response: ServerResponse,
-  record: StandInRequest,
-  tokens: number[],
-  timing: NonNullable<ModelStandInOptions['timing']>,
-  provider: ContextProvider,
-): Promise<void> {
-  const { body } = record;
-  const includeUsage = body.stream_options?.include_usage === true;
-  // OpenAI pads chunks with random characters unless asked not to.
-  const obfuscate = provider === 'openai' && body.stream_options?.include_obfuscation !== false;
-  const base = { id: completionId(record), object: 'chat.completion.chunk', created: Math.floor(record.arrivedAt / 1000), model: body.model, ...openaiExtras(provider) };
-  const write = (choices: unknown[], extra: Record<string, unknown> = {}) =>
-    response.write(
-      `data: ${JSON.stringify({ ...base, choices, ...(includeUsage && { usage: null }), ...extra, ...(obfuscate && { obfuscation: randomText(4 + Math.floor(Math.random() * 12)) }) })}\n\n`,
-    );
-  const delta = (content: Record<string, unknown>, finishReason: string | null = null) => write([{ index: 0, delta: content, logprobs: null, finish_reason: finishReason }]);
-
-  const firstTokenMs = timing.firstTokenMs ?? 0;
-  const perTokenMs = timing.perTokenMs ?? 0;
-  let modelTime = 0;
-  if (firstTokenMs > 0) await sleep(firstTokenMs);
-  modelTime += firstTokenMs;
-  if (response.destroyed) return markAborted(record);
-  response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  const call = record.toolCall;
-  if (call) delta({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }], refusal: null });
-  else delta({ role: 'assistant', content: '', refusal: null });
-  record.firstTokenAt = now();
-  let first = true;
-  for (const piece of decodeGenerator(tokens)) {
-    if (!first && perTokenMs > 0) {
-      await sleep(perTokenMs);
-      modelTime += perTokenMs;
-    }
-    first = false;
-    if (response.destroyed) return markAborted(record);
-    if (call) delta({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
-    else delta({ content: piece });
-  }
-  delta({}, record.finishReason);
-  if (includeUsage) write([], { usage: usage(record) });
-  response.end('data: [DONE]\n\n');
-  record.modelTimeMs = modelTime;
-  record.finishedAt = now();
-}
-
-function sendModels(response: ServerResponse): void {
-  sendJson(response, 200, { object: 'list', data: [{ id: 'stand-in', object: 'model', created: 0, owned_by: 'stand-in' }] });
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
-
-function sendJson(response: ServerResponse, status: number, payload: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_${randomBytes(16).toString('hex')}` });
-  response.end(JSON.stringify(payload));
-}

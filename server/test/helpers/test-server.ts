@@ -14,6 +14,8 @@ export interface TestServer {
   admin: GraphQLTestClient;
   /** A client for a new, non-admin account. */
   newAccount(name?: string): Promise<GraphQLTestClient>;
+  /** The server's log lines so far (warn and above unless the test chose a level). */
+  logLines(): string[];
   /** Stops the server and starts it again on the same database and port, as after a restart. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -34,6 +36,15 @@ export function testRedisUrl(): string {
 export async function startTestServer(overrides: Partial<AppConfig> = {}): Promise<TestServer> {
   const runsAgent = overrides.agent !== undefined && overrides.agent.provider !== 'none';
   const { drop, ...database } = runsAgent ? await isolatedServerDatabase() : await testServerDatabase();
+  // Kept in memory, not printed: a test that injects a fault expects its error lines, and a green
+  // run stays quiet. TEST_LOG=1 prints them too.
+  const logged: string[] = [];
+  const logDestination = {
+    write(line: string) {
+      logged.push(line);
+      if (process.env.TEST_LOG) process.stdout.write(line);
+    },
+  };
   const config: AppConfig = {
     host: '127.0.0.1',
     port: 0,
@@ -47,6 +58,7 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
     agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none' },
     // A line per request would bury a failing test's own output.
     logLevel: 'warn',
+    logDestination,
     // Suites that try many wrong keys from one address would meet the limits; their own suite turns them on.
     rateLimits: { signInFailures: 0, signInWindowSeconds: 60, keyRequests: 0, keyWindowSeconds: 60 },
     ...poolerSettings(),
@@ -60,6 +72,7 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
     },
     url: app.url,
     admin,
+    logLines: () => logged,
     async newAccount(name = 'tester') {
       const data = await admin.data<{ createAccount: { apiKey: string } }>(
         'mutation ($name: String!) { createAccount(name: $name) { apiKey } }',

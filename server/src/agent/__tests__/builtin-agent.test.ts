@@ -55,6 +55,35 @@ describe('the built-in agent answers', () => {
   });
 });
 
+describe('the built-in agent with a message over 20,000 characters', () => {
+  const long = `/continue Cabinet orders\n${'Measure twice. '.repeat(2_000)}`;
+
+  it('writes a handoff whose fields fit: the request cut at 20,000 characters', () => {
+    const { handoff } = continueArguments(facts(long, { earlierUserMessages: [`We decided ${'x'.repeat(25_000)}.`] }), { reason: 'USER_REQUEST', title: 'Cabinet orders' }) as {
+      handoff: { currentRequest: string; decisions: string[] };
+    };
+    expect(long.length).toBeGreaterThan(20_000);
+    expect(handoff.currentRequest).toHaveLength(20_000);
+    expect(handoff.currentRequest.startsWith('/continue Cabinet orders\nMeasure twice.')).toBe(true);
+    expect(handoff.currentRequest.endsWith('…')).toBe(true);
+    expect(handoff.decisions.every((decision) => decision.length <= 20_000)).toBe(true);
+  });
+
+  it('answers a refused continuation in words, never with the tool result\'s JSON', async () => {
+    const reply = await new BuiltinAgent(0).complete({
+      messages: [
+        { role: 'user', content: long },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'call-1', name: 'continue_session', arguments: '{}' }] },
+        { role: 'tool', toolCallId: 'call-1', content: JSON.stringify({ error: 'RATE_LIMITED: Too many continuations of this session in a minute.' }) },
+      ],
+      tools: [],
+      facts: facts(long),
+    });
+    expect(reply.text).toBe('I could not continue in a new session, so I answer here. The server said: Too many continuations of this session in a minute.');
+    expect(reply.text).not.toMatch(/[{}"]/);
+  });
+});
+
 describe('the topic-shift measure', () => {
   const earlier = ['The cabinets arrive on Monday.', 'Paint the cabinets white.', 'Order brass handles for the cabinets.'];
 

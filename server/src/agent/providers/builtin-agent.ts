@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ModelProvider, ModelReply, ModelRequest, TurnFacts } from '../agent';
 import { continuationAdvised } from '../../modules/conversation/context-usage';
-import { ContinuationReason } from '../../modules/continuation/continuations';
 import { TITLE_MAX_CHARS } from '../../modules/conversation/sessions';
+import { CONTINUATION_LIMITS, ContinuationReason } from '../../modules/continuation/continuations';
+import { clipText } from '../../shared/text';
 
 /**
  * The reference agent: deterministic, offline, and small. It answers briefly and continues the
@@ -20,6 +21,7 @@ import { TITLE_MAX_CHARS } from '../../modules/conversation/sessions';
  */
 export class BuiltinAgent implements ModelProvider {
   readonly name = 'builtin';
+  readonly continuesAtThreshold = true;
 
   /** `pauseMs` between the word groups of a streamed answer, as a model producing tokens pauses. */
   constructor(private readonly pauseMs = 5) {}
@@ -168,14 +170,15 @@ export function continueArguments(facts: TurnFacts, decision: ContinuationDecisi
     title: decision.title,
     handoff: {
       purpose,
-      currentRequest: facts.userMessage!.text,
+      // A message may be longer than a handoff field takes: the successor replays it whole anyway.
+      currentRequest: clipText(facts.userMessage!.text, CONTINUATION_LIMITS.handoffTextChars),
       establishedFacts: [
         `The previous session held ${usage.tokens} tokens of a ${usage.windowTokens}-token window.`,
         ...(facts.openPlan ? [`A plan (revision ${facts.openPlan.revision}) has ${openSteps.length} open steps.`] : []),
       ],
-      decisions: said.filter((sentence) => DECISION.test(sentence)).slice(-5),
-      openQuestions: said.filter((sentence) => sentence.endsWith('?')).slice(-3),
-      nextActions: openSteps.map((step) => step.title).slice(0, 10),
+      decisions: said.filter((sentence) => DECISION.test(sentence)).slice(-5).map(handoffItem),
+      openQuestions: said.filter((sentence) => sentence.endsWith('?')).slice(-3).map(handoffItem),
+      nextActions: openSteps.map((step) => handoffItem(step.title)).slice(0, 10),
       cautions,
     },
     sources: facts.citableRange
@@ -194,6 +197,8 @@ export function continueArguments(facts: TurnFacts, decision: ContinuationDecisi
     assist: true,
   };
 }
+
+const handoffItem = (text: string) => clipText(text, CONTINUATION_LIMITS.handoffTextChars);
 
 function answer(message: string, facts: TurnFacts): string {
   const request = message.trim();
@@ -219,9 +224,21 @@ function afterTool(messages: ModelRequest['messages'], toolCallId: string, resul
     .find((candidate) => candidate.id === toolCallId);
   const name = call?.name;
   if (name === 'delegate') return `Started delegated work; its report will arrive here. ${excerpt(result, 200)}`;
-  if (name === 'continue_session') return `I could not continue in a new session, so I answer here: ${excerpt(result, 300)}`;
+  if (name === 'continue_session') return `I could not continue in a new session, so I answer here. ${refusalMessage(result)}`;
   if (name === 'search_history') return searchAnswer(result);
   return excerpt(result, 300);
+}
+
+/** A refused tool call's reason in words: the tool result is JSON (`{ "error": "CODE: message" }`), never shown as such. */
+function refusalMessage(result: string): string {
+  let reason = '';
+  try {
+    const parsed = JSON.parse(result) as { error?: unknown };
+    if (typeof parsed.error === 'string') reason = parsed.error.replace(/^[A-Z_]+:\s*/, '');
+  } catch {
+    // Not JSON: no reason to quote.
+  }
+  return reason ? `The server said: ${excerpt(reason, 300)}` : 'The server gave no reason.';
 }
 
 interface SearchHistoryResult {

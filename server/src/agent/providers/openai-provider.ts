@@ -8,6 +8,7 @@ import type {
 import { describeAttachment } from '../../modules/attachments/attachments';
 import {
   ModelAttachment,
+  ModelContextExceeded,
   ModelMessage,
   ModelProvider,
   ModelProviderError,
@@ -38,6 +39,8 @@ export class OpenAIProvider implements ModelProvider {
   private readonly client: OpenAI;
   private readonly model: string;
   private readonly timeoutMs: number;
+  /** OpenAI itself takes the answer's cap as `max_completion_tokens`; compatible servers know `max_tokens`. */
+  private readonly capParameter: 'max_completion_tokens' | 'max_tokens';
 
   constructor(options: OpenAIProviderOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -48,6 +51,7 @@ export class OpenAIProvider implements ModelProvider {
       timeout: this.timeoutMs,
     });
     this.model = options.model;
+    this.capParameter = !options.baseURL || new URL(options.baseURL).hostname.endsWith('openai.com') ? 'max_completion_tokens' : 'max_tokens';
   }
 
   async complete(request: ModelRequest): Promise<ModelReply> {
@@ -62,7 +66,8 @@ export class OpenAIProvider implements ModelProvider {
           model: this.model,
           messages: request.messages.map(toChatMessage),
           // OpenAI rejects an empty `tools` list, and `tool_choice` without tools.
-          ...(request.tools.length > 0 && { tools: request.tools.map(toChatTool), tool_choice: 'auto' as const }),
+          ...(request.tools.length > 0 && { tools: request.tools.map(toChatTool), tool_choice: toolChoice(request.requiredTool) }),
+          ...(request.maxOutputTokens !== undefined && { [this.capParameter]: request.maxOutputTokens }),
           stream: true,
         },
         { signal },
@@ -127,7 +132,9 @@ export class OpenAIProvider implements ModelProvider {
       return new ModelProviderError(`Model provider unreachable at ${baseURL}: ${innermostReason(error)}`);
     }
     if (error instanceof OpenAI.APIError) {
-      return new ModelProviderError(`Model provider answered ${error.status}: ${serverMessage(error)}`);
+      const message = `Model provider answered ${error.status}: ${serverMessage(error)}`;
+      const refusal = contextRefusal(error);
+      return refusal ? new ModelContextExceeded(message, refusal.limit) : new ModelProviderError(message);
     }
     // A 200 whose body is not JSON lands here, as a parse error.
     const reason = error instanceof Error ? error.message : String(error);
@@ -178,6 +185,37 @@ function toChatMessage(message: ModelMessage): ChatCompletionMessageParam {
     case 'tool':
       return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
   }
+}
+
+function toolChoice(required: string | undefined) {
+  return required ? { type: 'function' as const, function: { name: required } } : ('auto' as const);
+}
+
+/**
+ * Whether an error is a refusal for the context length, and the limit it states. The wordings,
+ * as each server writes them:
+ * - OpenAI: code `context_length_exceeded`, "This model's maximum context length is N tokens. However, …";
+ * - vLLM: "… However, the model's context length is only N tokens, resulting in a maximum input
+ *   length of …" (older versions: OpenAI's wording);
+ * - llama.cpp's server: type `exceed_context_size_error` with `n_ctx`, "request (P tokens) exceeds
+ *   the available context size (N tokens), try increasing it" (older: "the request exceeds the
+ *   available context size, try increasing it");
+ * - Ollama (when it does not truncate): "the prompt is longer than the context length currently
+ *   available to the model; …", or "input length exceeds the context length".
+ */
+export function contextRefusal(error: InstanceType<typeof OpenAI.APIError>): { limit: number | null } | null {
+  if (error.status !== 400 && error.status !== 413) return null;
+  const body = (error.error ?? {}) as { message?: unknown; code?: unknown; type?: unknown; n_ctx?: unknown };
+  const text = typeof body.message === 'string' ? body.message : error.message;
+  const refused =
+    body.code === 'context_length_exceeded' ||
+    body.type === 'exceed_context_size_error' ||
+    /maximum context length|context length is only|exceeds the available context size|longer than the context length|exceeds the context length/i.test(text);
+  if (!refused) return null;
+  if (typeof body.n_ctx === 'number') return { limit: body.n_ctx };
+  const stated = /maximum context length is (\d+)|context length is only (\d+)|available context size \((\d+) tokens\)/i.exec(text);
+  const limit = stated ? Number(stated[1] ?? stated[2] ?? stated[3]) : null;
+  return { limit: limit && Number.isFinite(limit) ? limit : null };
 }
 
 function toChatTool(tool: ModelToolDefinition): ChatCompletionTool {

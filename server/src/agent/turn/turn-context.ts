@@ -15,6 +15,7 @@ import { latestPlan } from '../../modules/plans/plan.repository';
 import type { Viewer } from '../../shared/viewer';
 import type { ModelAttachment, ModelMessage, ModelProvider, TurnFacts } from '../agent';
 import { agentInstructions, projectedMessages, transcriptMessages } from '../model-context';
+import { OmittedRange, eventContextTokens, messageTokens, messagesTokens, omissionNote, outputReserve } from './context-budget';
 
 /** What one turn of a session starts from: the messages for the model and the facts about them. */
 export interface TurnStart {
@@ -22,6 +23,14 @@ export interface TurnStart {
   session: SessionEntity;
   messages: ModelMessage[];
   facts: TurnFacts;
+  /** The window the messages were fitted to: the configured one, or a smaller limit the provider stated. */
+  windowTokens: number;
+  /** Room left in the window for the answer. */
+  reserveTokens: number;
+  /** The whole prompt unabridged: instructions, tool definitions and the session's context usage. */
+  promptTokens: number;
+  /** History left out of `messages` to fit the window, which the messages list as handles. */
+  omitted: OmittedRange[];
 }
 
 export interface ContextSettings {
@@ -29,6 +38,10 @@ export interface ContextSettings {
   windowTokens: number;
   /** Share of the window from which a continuation is advised. */
   threshold: number;
+  /** Room kept for the answer; null sizes it for the window. */
+  maxOutputTokens?: number | null;
+  /** What the tool definitions and the request's frame take, counted once. */
+  toolTokens?: number;
 }
 
 const EARLIER_USER_MESSAGES = 6;
@@ -36,6 +49,8 @@ const EARLIER_USER_MESSAGES = 6;
 const MODEL_IMAGE_MAX_BYTES = 20 * 1024 * 1024;
 /** Text files larger than this are given to a model by reference only; read_attachment reads their start. */
 const MODEL_TEXT_MAX_BYTES = 64 * 1024;
+/** Kept for the note that lists omitted history, when history is left out. */
+const OMISSION_NOTE_TOKENS = 160;
 
 /** Loads a run's turn: the model's context and the facts about it. */
 export class TurnContextLoader {
@@ -46,8 +61,12 @@ export class TurnContextLoader {
     private readonly settings: ContextSettings,
   ) {}
 
-  /** The model's context for the run's turn, loaded in O(window): the projection for a successor, the transcript's tail otherwise. */
-  async turnStart(run: RunEntity): Promise<TurnStart> {
+  /**
+   * The model's context for the run's turn, loaded in O(window) and fitted to `windowTokens` with
+   * the tool definitions and the answer's room: the projection for a successor, then the
+   * transcript's tail; history that does not fit is listed as handles, never silently cut.
+   */
+  async turnStart(run: RunEntity, windowTokens = this.settings.windowTokens): Promise<TurnStart> {
     const manager = this.dataSource.manager;
     const sessionId = run.kind === RunKind.DELEGATED ? run.childSessionId! : run.sessionId;
     const [session, viewer, trigger] = await Promise.all([
@@ -70,19 +89,26 @@ export class TurnContextLoader {
         openingTokens: opening?.tokenTotal ?? null,
         forkPointTokens: forkPoint?.tokenTotal ?? null,
       }),
-      windowTokens: this.settings.windowTokens,
+      windowTokens,
       threshold: this.settings.threshold,
     };
+    const instructions: ModelMessage = { role: 'system', content: agentInstructions(usage, session.title) };
+    const reserveTokens = outputReserve(windowTokens, this.settings.maxOutputTokens ?? null);
+    const toolTokens = this.settings.toolTokens ?? 0;
+    const frameTokens = reserveTokens + toolTokens + messageTokens(instructions);
+    // Stored counts leave out each message's frame: the tail read by them holds at least what fits, and is cut to fit below.
+    const historyAllowance = windowTokens - frameTokens - (manifest?.tokenCost ?? 0);
     // A successor's own history starts after its opening; everything before is in its projection.
     const firstOwnSeq = manifest ? 3 : 1;
     // The range a handoff would cite: the session's first event through the one before the message.
     const citable = trigger && trigger.seq > 1 ? [1, trigger.seq - 1] : [];
+    const ownBefore = manifest ? (opening?.tokenTotal ?? 0) : 0;
     // Everything else the turn reads depends only on what is known by now: one round trip for all of it.
     const [own, inherited, earlier, plan, pending, bounds] = await Promise.all([
-      transcriptTail(manager, session.id, { fromSeq: firstOwnSeq, throughSeq }, throughTokens - this.settings.windowTokens),
+      transcriptTail(manager, session.id, { fromSeq: firstOwnSeq, throughSeq }, throughTokens - historyAllowance),
       // A fork's own events come first in the window; its inherited history fills what is left.
       forkPoint
-        ? transcriptTail(manager, forkPoint.sessionId, { fromSeq: 1, throughSeq: forkPoint.seq }, forkPoint.tokenTotal - (this.settings.windowTokens - throughTokens))
+        ? transcriptTail(manager, forkPoint.sessionId, { fromSeq: 1, throughSeq: forkPoint.seq }, forkPoint.tokenTotal - (historyAllowance - (throughTokens - ownBefore)))
         : [],
       userMessageTextsBefore(manager, session.id, throughSeq, EARLIER_USER_MESSAGES),
       latestPlan(manager, session.id),
@@ -95,11 +121,13 @@ export class TurnContextLoader {
       ...(trigger?.attachmentCids ?? []),
       ...[...inherited, ...own].flatMap((event) => event.attachmentCids),
     ]);
-    const messages: ModelMessage[] = [
-      { role: 'system', content: agentInstructions(usage, session.title) },
-      ...(manifest ? projectedMessages(manifest.context, replayedCids, attached) : []),
-      ...transcriptMessages([...inherited, ...own], attached),
-    ];
+    const head: ModelMessage[] = [instructions, ...(manifest ? projectedMessages(manifest.context, replayedCids, attached) : [])];
+    const history = fittedHistory({
+      own: { sessionId: session.id, firstSeq: firstOwnSeq, tokensBefore: ownBefore, events: own, throughSeq, throughTokens },
+      inherited: forkPoint ? { sessionId: forkPoint.sessionId, firstSeq: 1, tokensBefore: 0, events: inherited, throughSeq: forkPoint.seq, throughTokens: forkPoint.tokenTotal } : null,
+      allowance: windowTokens - reserveTokens - toolTokens - messagesTokens(head),
+      attached,
+    });
     const facts: TurnFacts = {
       sessionId: session.id,
       sessionTitle: session.title,
@@ -121,7 +149,8 @@ export class TurnContextLoader {
       delegatedTask: run.kind === RunKind.DELEGATED ? (trigger?.text ?? '') : null,
       rejectedContinuation: rejectedContinuation(trigger),
     };
-    return { viewer, session, messages, facts };
+    const promptTokens = usage.tokens + toolTokens + messageTokens(instructions);
+    return { viewer, session, messages: [...head, ...history.messages], facts, windowTokens, reserveTokens, promptTokens, omitted: history.omitted };
   }
 
   /**
@@ -150,4 +179,72 @@ export class TurnContextLoader {
 function rejectedContinuation(trigger: EventEntity | null): TurnFacts['rejectedContinuation'] {
   const data = trigger?.kind === EventKind.SYSTEM ? (trigger.data as { role?: string; title?: string; note?: string | null } | null) : null;
   return data?.role === 'continuation_rejected' ? { title: data.title ?? '', note: data.note ?? null } : null;
+}
+
+interface HistoryPart {
+  sessionId: string;
+  /** The first seq of this part's history, and the tokens its session holds before it. */
+  firstSeq: number;
+  tokensBefore: number;
+  /** Its loaded tail, oldest first. */
+  events: EventEntity[];
+  /** The last seq of the history, and the tokens its session holds through it. */
+  throughSeq: number;
+  throughTokens: number;
+}
+
+/**
+ * The history that fits `allowance` as chat messages: the session's own newest events first (at
+ * least the last, the message the turn answers), then a fork's inherited tail. What is left out
+ * is listed in a note before them, as ranges the model can read back.
+ */
+function fittedHistory(input: {
+  own: HistoryPart;
+  inherited: HistoryPart | null;
+  allowance: number;
+  attached: ReadonlyMap<string, ModelAttachment>;
+}): { messages: ModelMessage[]; omitted: OmittedRange[] } {
+  const { own, inherited, attached } = input;
+  const whole = [...(inherited?.events ?? []), ...own.events];
+  const loadedWhole = [own, ...(inherited ? [inherited] : [])].every((part) => (part.events[0]?.seq ?? part.throughSeq + 1) <= part.firstSeq || part.throughSeq < part.firstSeq);
+  const wholeMessages = transcriptMessages(whole, attached);
+  if (loadedWhole && messagesTokens(wholeMessages) <= input.allowance) return { messages: wholeMessages, omitted: [] };
+  const allowance = input.allowance - OMISSION_NOTE_TOKENS;
+  let ownKept = tailWithin(own.events, allowance, attached, 1);
+  const ownCost = ownKept.reduce((sum, event) => sum + eventContextTokens(event, attached), 0);
+  let inheritedKept = inherited ? tailWithin(inherited.events, allowance - ownCost, attached, 0) : [];
+  // The stored counts are close to what the messages cost; the rendered messages decide.
+  let messages = transcriptMessages([...inheritedKept, ...ownKept], attached);
+  while (messagesTokens(messages) > allowance && inheritedKept.length + ownKept.length > 1) {
+    if (inheritedKept.length > 0) inheritedKept = inheritedKept.slice(1);
+    else ownKept = ownKept.slice(1);
+    messages = transcriptMessages([...inheritedKept, ...ownKept], attached);
+  }
+  const omitted = [
+    ...(inherited ? omittedBefore(inherited, inheritedKept[0] ?? null) : []),
+    ...omittedBefore(own, ownKept[0] ?? null),
+  ];
+  if (omitted.length === 0) return { messages, omitted };
+  return { messages: [{ role: 'system', content: omissionNote(omitted, !inherited || ownKept[0]?.seq !== own.firstSeq) }, ...messages], omitted };
+}
+
+/** The newest events whose cost fits `allowance`, at least `atLeast` of them. */
+function tailWithin(events: EventEntity[], allowance: number, attached: ReadonlyMap<string, ModelAttachment>, atLeast: number): EventEntity[] {
+  let used = 0;
+  let first = events.length;
+  while (first > 0) {
+    const cost = eventContextTokens(events[first - 1], attached);
+    if (used + cost > allowance && events.length - first >= atLeast) break;
+    used += cost;
+    first -= 1;
+  }
+  return events.slice(first);
+}
+
+/** The range of a part's history before its first kept event (all of it when none is kept). */
+function omittedBefore(part: HistoryPart, firstKept: EventEntity | null): OmittedRange[] {
+  const toSeq = firstKept ? firstKept.seq - 1 : part.throughSeq;
+  if (toSeq < part.firstSeq) return [];
+  const tokensThrough = firstKept ? firstKept.tokenTotal - firstKept.tokenCount : part.throughTokens;
+  return [{ sessionId: part.sessionId, fromSeq: part.firstSeq, toSeq, tokens: tokensThrough - part.tokensBefore }];
 }

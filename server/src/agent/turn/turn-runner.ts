@@ -8,10 +8,13 @@ import type { ContinuationNotifier } from '../../modules/continuation/notificati
 import { RunKind } from '../../modules/conversation/runs';
 import { RunEntity } from '../../modules/conversation/run.entity';
 import { Lease, appendRunOutput } from '../../modules/conversation/run.repository';
-import { ModelProvider, ModelProviderError, ModelReply, ModelToolDefinition } from '../agent';
+import { ModelContextExceeded, ModelMessage, ModelProvider, ModelProviderError, ModelReply, ModelToolDefinition } from '../agent';
+import { logger } from '../../platform/observability/logger';
 import { RunOutputStream } from '../run-output';
 import { RUNTIME_TOOLS, RecallTools } from '../tools';
 import { RunCancelled, RunWrites } from './run-writes';
+import { toolDefinitionTokens } from './context-budget';
+import { PressureContinuation } from './pressure-continuation';
 import { ContextSettings, TurnContextLoader, TurnStart } from './turn-context';
 import { TurnTools } from './turn-tools';
 
@@ -22,10 +25,14 @@ export interface TurnSettings extends ContextSettings {
 
 /** Executes claimed runs: a turn of the agent loop, or delegated work in a child session. */
 export class TurnRunner {
-  private readonly continueSessionTool: ModelToolDefinition;
+  private readonly conversationTools: ModelToolDefinition[];
+  private readonly delegatedTools: ModelToolDefinition[];
   private readonly writes: RunWrites;
   private readonly context: TurnContextLoader;
   private readonly tools: TurnTools;
+  private readonly pressure: PressureContinuation;
+  /** The context length a provider stated when it refused a request, when it is below the configured window. */
+  private statedWindow: number | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -38,10 +45,36 @@ export class TurnRunner {
     schema: GraphQLSchema,
     private readonly settings: TurnSettings,
   ) {
-    this.continueSessionTool = (continueSessionTool(schema) as { function: ModelToolDefinition }).function;
+    const continueSession = (continueSessionTool(schema) as { function: ModelToolDefinition }).function;
+    this.conversationTools = [continueSession, ...RUNTIME_TOOLS];
+    // Delegated work answers its task; moving or delegating further is for the conversation that owns it.
+    this.delegatedTools = RUNTIME_TOOLS.filter((tool) => tool.name !== 'delegate');
     this.writes = new RunWrites(dataSource, notifier);
-    this.context = new TurnContextLoader(dataSource, attachments, provider, settings);
+    // The tools never change: counted once, for every request of this process.
+    this.context = new TurnContextLoader(dataSource, attachments, provider, { ...settings, toolTokens: toolDefinitionTokens(this.conversationTools) });
     this.tools = new TurnTools(this.writes, notifier, continuations, proposals, recall, schema);
+    this.pressure = new PressureContinuation(dataSource, this.writes, continuations, proposals, schema, provider, continueSession, settings.threshold, (error) =>
+      this.learnWindow(error),
+    );
+  }
+
+  /** The window requests are fitted to: the configured one, or the smaller length the provider stated. */
+  private get windowTokens(): number {
+    return Math.min(this.settings.windowTokens, this.statedWindow ?? Infinity);
+  }
+
+  /**
+   * A refusal for the context length: the length the provider stated becomes the window from now
+   * on (a smaller one when it stated none), with a warning naming the configured window.
+   */
+  private learnWindow(error: ModelContextExceeded): void {
+    const configured = this.settings.windowTokens;
+    const stated = error.limit !== null && error.limit < this.windowTokens ? error.limit : Math.floor(this.windowTokens * 0.75);
+    this.statedWindow = stated;
+    logger.warn(
+      { configuredWindow: configured, statedWindow: error.limit, fittedTo: stated, err: error },
+      `The model refused a request for its context length, although it was fitted to MODEL_CONTEXT_WINDOW=${configured}: requests are fitted to ${stated} tokens from now on. Set MODEL_CONTEXT_WINDOW to the model's real context length.`,
+    );
   }
 
   /**
@@ -53,7 +86,7 @@ export class TurnRunner {
     const output = new RunOutputStream(async (offset, text) => {
       if (await appendRunOutput(this.dataSource.manager, lease, text)) this.notifier.runOutputAppended({ runId: run.id, offset, text });
     });
-    const start = await this.context.turnStart(run);
+    const start = await this.context.turnStart(run, this.windowTokens);
     try {
       await this.steps(run, lease, start, output, signal);
     } catch (error) {
@@ -63,12 +96,18 @@ export class TurnRunner {
     }
   }
 
-  /** The agent loop: model calls and their tool calls, until the model answers or the steps run out. */
-  private async steps(run: RunEntity, lease: Lease, start: TurnStart, output: RunOutputStream, signal: AbortSignal): Promise<void> {
+  /**
+   * The agent loop: model calls and their tool calls, until the model answers or the steps run
+   * out. A turn that starts past the threshold continues first when the model would not; a request
+   * refused for the context length is fitted again to the length the provider stated and retried once.
+   */
+  private async steps(run: RunEntity, lease: Lease, initial: TurnStart, output: RunOutputStream, signal: AbortSignal): Promise<void> {
     const delegated = run.kind === RunKind.DELEGATED;
-    // Delegated work answers its task; moving or delegating further is for the conversation that owns it.
-    const tools = delegated ? RUNTIME_TOOLS.filter((tool) => tool.name !== 'delegate') : [this.continueSessionTool, ...RUNTIME_TOOLS];
-    const messages = [...start.messages];
+    const tools = delegated ? this.delegatedTools : this.conversationTools;
+    let start = initial;
+    if ((await this.continuedAtThreshold(run, lease, start, signal)) === 'ENDED') return;
+    const messages: ModelMessage[] = [...start.messages];
+    let refitted = false;
     for (let step = 0; step < this.settings.maxSteps; step += 1) {
       signal.throwIfAborted();
       // The answer is all the text of the turn's model calls; a blank line parts the text of one call from the next.
@@ -80,9 +119,20 @@ export class TurnRunner {
       };
       let reply: ModelReply;
       try {
-        reply = await this.provider.complete({ messages, tools, facts: start.facts, signal, onTextDelta });
+        reply = await this.provider.complete({ messages, tools, facts: start.facts, signal, onTextDelta, maxOutputTokens: start.reserveTokens });
       } catch (error) {
         if (signal.aborted) throw error;
+        if (error instanceof ModelContextExceeded && !refitted && !streamed) {
+          refitted = true;
+          this.learnWindow(error);
+          // This turn's own calls so far stay; the context before them is fitted again.
+          const turnMessages = messages.slice(start.messages.length);
+          start = await this.context.turnStart(run, this.windowTokens);
+          if ((await this.continuedAtThreshold(run, lease, start, signal)) === 'ENDED') return;
+          messages.splice(0, messages.length, ...start.messages, ...turnMessages);
+          step -= 1;
+          continue;
+        }
         if (error instanceof ModelProviderError) return this.writes.fail(lease, error.message);
         throw error;
       }
@@ -94,7 +144,8 @@ export class TurnRunner {
         signal.throwIfAborted();
         let outcome;
         if (call.name === 'continue_session' && !delegated) {
-          outcome = await this.tools.continueSession(lease, run, start, call);
+          // The built-in agent reads no window; a model's successor must fit its own.
+          outcome = await this.tools.continueSession(lease, run, start, call, this.provider.continuesAtThreshold ? null : this.pressure.largestBudget(start));
           if (outcome === 'ENDED') return;
         } else if (call.name === 'delegate' && !delegated) {
           outcome = await this.tools.delegate(lease, start, call);
@@ -105,5 +156,11 @@ export class TurnRunner {
       }
     }
     await this.writes.fail(lease, `The agent called tools ${this.settings.maxSteps} times without answering; retry the run or rephrase.`);
+  }
+
+  /** The runtime's continuation, when the turn starts past the threshold: ENDED when the session continued or a proposal was made. */
+  private async continuedAtThreshold(run: RunEntity, lease: Lease, start: TurnStart, signal: AbortSignal): Promise<'ENDED' | 'GO_ON'> {
+    if (!(await this.pressure.due(run, start))) return 'GO_ON';
+    return (await this.pressure.continueAtThreshold(lease, run, start, signal)) === 'ANSWER_HERE' ? 'GO_ON' : 'ENDED';
   }
 }

@@ -45,13 +45,15 @@ export class TurnTools {
    * Executes `continue_session` with the tool call's id as the idempotency key: a replayed call
    * gets the successor created for it. Success ends this turn with no answer here; the successor's
    * own run answers. A refusal goes back to the model, which may answer here instead. In an ASK
-   * session the call becomes a proposal for a person to decide, which also ends the turn.
+   * session the call becomes a proposal for a person to decide, which also ends the turn. The
+   * successor's budget is the default, or `budgetCap` when the default would not fit the model's window.
    */
-  async continueSession(lease: Lease, run: RunEntity, start: TurnStart, call: ModelToolCall): Promise<ToolOutcome | 'ENDED'> {
+  async continueSession(lease: Lease, run: RunEntity, start: TurnStart, call: ModelToolCall, budgetCap: number | null): Promise<ToolOutcome | 'ENDED'> {
     const args = parseArguments(call.arguments);
     const parsed = args
       ? continueSessionToolRequest(this.schema, args, { sessionId: start.session.id, idempotencyKey: call.id, initiatingEventId: run.triggerEventId })
       : { ok: false as const, problems: ['The arguments are not a JSON object.'] };
+    if (parsed.ok && budgetCap !== null && budgetCap < this.continuations.defaultTokenBudget) parsed.request.tokenBudget = budgetCap;
     let refusal: string;
     if (parsed.ok) {
       await this.writes.assertLease(lease);

@@ -64,6 +64,11 @@ export class ContinuationService {
     private readonly policy: ContinuationPolicy = DEFAULT_CONTINUATION_POLICY,
   ) {}
 
+  /** The budget of a successor's initial context when a request names none. */
+  get defaultTokenBudget(): number {
+    return this.policy.defaultTokenBudget;
+  }
+
   /**
    * Continues a session in a new successor, atomically: the successor with its banner and the
    * replayed initiating message, the edge, the manifest, the transferred state, the predecessor

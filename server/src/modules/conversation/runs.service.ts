@@ -108,6 +108,22 @@ export class RunService {
     return alignOne(ids, rows, (run) => run.id);
   }
 
+  /** Each session's first turn run (a successor's initial run), aligned with `ids` (null where none): a DataLoader batch function. */
+  async firstTurnRuns(accountId: string, sessionIds: readonly string[]): Promise<(RunEntity | null)[]> {
+    const valid = sessionIds.filter(isId);
+    const rows = valid.length
+      ? await this.dataSource.manager
+          .createQueryBuilder(RunEntity, 'run')
+          .distinctOn(['run.session_id'])
+          .where('run.session_id IN (:...valid) AND run.account_id = :accountId AND run.kind = :kind', { valid, accountId, kind: RunKind.TURN })
+          .orderBy('run.session_id')
+          .addOrderBy('run.created_at')
+          .addOrderBy('run.id')
+          .getMany()
+      : [];
+    return alignOne(sessionIds, rows, (run) => run.sessionId);
+  }
+
   /** Context usage of sessions by id, aligned with `ids`, from stored running totals: a DataLoader batch function. */
   async contextUsage(accountId: string, ids: readonly string[]): Promise<(ContextUsage | null)[]> {
     const valid = ids.filter(isId);

@@ -178,11 +178,26 @@ export class TranscriptService {
    * that arrives ahead of its predecessors (publishes may overtake each other) is preceded by the
    * missing ones, read from the database. Without `afterSeq`, starts after the current last event.
    */
-  async *followSession(
-    session: SessionEntity,
-    afterSeq: number | null,
-    live: AsyncIterator<EventEntity>,
-  ): AsyncGenerator<EventEntity> {
+  followSession(session: SessionEntity, afterSeq: number | null, live: AsyncIterator<EventEntity>): AsyncIterableIterator<EventEntity> {
+    const events = this.followedEvents(session, afterSeq, live);
+    const followed: AsyncIterableIterator<EventEntity> = {
+      [Symbol.asyncIterator]: () => followed,
+      next: () => events.next(),
+      // A generator waiting for the next live event would take `return` only once one came (on a
+      // quiet session: never, keeping its listener): ending `live` first ends that wait.
+      return: async () => {
+        await live.return?.();
+        return events.return(undefined);
+      },
+      throw: async (error: unknown) => {
+        await live.return?.();
+        return events.throw(error);
+      },
+    };
+    return followed;
+  }
+
+  private async *followedEvents(session: SessionEntity, afterSeq: number | null, live: AsyncIterator<EventEntity>): AsyncGenerator<EventEntity> {
     const pendingLive = live.next();
     try {
       const { eventCount } = await this.dataSource.manager.findOneByOrFail(SessionEntity, { id: session.id });

@@ -1,5 +1,6 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
+import type { Logger } from 'pino';
 
 /** Browser origins allowed to call the API: a list, or any (`*`). */
 export type CorsOrigins = string[] | '*';
@@ -7,21 +8,47 @@ export type CorsOrigins = string[] | '*';
 /** Request headers a browser client of the API sends. */
 const ALLOWED_HEADERS = ['authorization', 'content-type', 'content-encoding', 'accept', 'apollo-require-preflight', 'x-apollo-operation-name'];
 
+/** At most this many refused origins are remembered (and logged): a flood of made-up origins cannot grow the log or the memory. */
+const REFUSALS_REMEMBERED = 1_000;
+
+/**
+ * Logs each origin refused by CORS or the WebSocket origin check once, at `warn`, naming the
+ * setting that would allow it: the browser only shows its page "Failed to fetch" or a close 1006.
+ */
+export function corsRefusalLog(logger: Logger): (origin: string, transport: 'HTTP' | 'WebSocket') => void {
+  const logged = new Set<string>();
+  return (origin, transport) => {
+    if (logged.has(origin) || logged.size >= REFUSALS_REMEMBERED) return;
+    logged.add(origin);
+    logger.warn(
+      { origin, transport },
+      `Refused a browser request from ${origin}: the origin is not listed in CORS_ORIGINS. Add it there to let a web page at that origin call the API (logged once per origin).`,
+    );
+  };
+}
+
+/** Whether an Origin is the server's own: the one the Host header names. */
+function isOwnOrigin(origin: string, host: string | undefined): boolean {
+  return URL.canParse(origin) && new URL(origin).host === host;
+}
+
 /**
  * CORS for every HTTP endpoint: the listed origins (or any, for `*`) may call the API from a
  * browser, preflights included; credentials are never allowed, since the API key travels in the
  * Authorization header, not in cookies. With no origins listed only the server's own origin may.
+ * Another origin is refused (no CORS headers) and reported to `refused`.
  */
 export function corsHandler(
   origins: CorsOrigins,
+  refused: (origin: string) => void = () => undefined,
 ): (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void {
-  return cors({
-    origin: origins,
-    methods: ['GET', 'POST', 'OPTIONS'],
-    allowedHeaders: ALLOWED_HEADERS,
-    credentials: false,
-    maxAge: 600,
-  });
+  const options = { origin: origins, methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ALLOWED_HEADERS, credentials: false, maxAge: 600 };
+  const handler = cors(options);
+  return (req, res, next) => {
+    const { origin, host } = req.headers;
+    if (origin && origins !== '*' && !origins.includes(origin) && !isOwnOrigin(origin, host)) refused(origin);
+    handler(req, res, next);
+  };
 }
 
 /**
@@ -31,9 +58,5 @@ export function corsHandler(
 export function webSocketOriginAllowed(origins: CorsOrigins, origin: string | undefined, host: string | undefined): boolean {
   if (!origin) return true;
   if (origins === '*' || origins.includes(origin)) return true;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
+  return isOwnOrigin(origin, host);
 }

@@ -1,16 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { Viewer } from '../../shared/viewer';
-import { formatGraphQLError, isUnexpectedError } from '../../shared/graphql/errors';
-import { logger } from '../observability/logger';
 import { metrics } from '../observability/metrics';
 import { CorsOrigins, webSocketOriginAllowed } from './cors';
 import { shareResults, subscribeSharingResults } from './subscription-fan-out';
-import { prepareOperation } from './ws-operation';
+import { formatStreamErrors, prepareOperation } from './stream-operation';
 import { RequestThrottle, THROTTLED_CLOSE_CODE, Throttled, throttledMessage } from './rate-limits';
 
 export interface GraphQLWebSocketOptions {
@@ -20,6 +16,8 @@ export interface GraphQLWebSocketOptions {
   /** The caller the connection's `authorization` parameter names; null refuses the connection. */
   authenticate(authorization: unknown): Promise<Viewer | null>;
   createContext(viewer: Viewer): object;
+  /** Told of each upgrade refused for its Origin. */
+  onOriginRefused?(origin: string): void;
   /** Calls the listener with each key revoked, in any process; returns what stops it. */
   watchKeyRevocations?(listener: (keyId: string) => void): () => void;
   /** Failed sign-ins per address and subscriptions per key; none when absent. */
@@ -39,21 +37,16 @@ const LONGEST_TIMER_MS = 2_147_483_647;
  */
 export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWebSocketOptions): { dispose(): void | Promise<void> } {
   const { schema, development, corsOrigins } = options;
-  // A subscription's errors have no HTTP request: each unexpected one gets an id of its own.
-  const formatForSocket = (errors: readonly GraphQLError[]) =>
-    errors.map((error) => {
-      const formatted = error.toJSON();
-      if (!isUnexpectedError(formatted, error)) return formatGraphQLError(formatted, error, development);
-      const requestId = randomUUID();
-      logger.error({ err: unwrapResolverError(error), reqId: requestId }, 'Unexpected error in a GraphQL operation over WebSocket');
-      return formatGraphQLError({ ...formatted, extensions: { ...formatted.extensions, requestId } }, error, development);
-    });
+  const formatForSocket = (errors: readonly GraphQLError[]) => formatStreamErrors(errors, development, 'WebSocket');
   const wsServer = new WebSocketServer({
     server: httpServer,
     path: '/graphql',
     // Browsers apply no CORS to WebSockets: checking the Origin of an upgrade is the server's part.
-    verifyClient: ({ origin, req }, allow) =>
-      webSocketOriginAllowed(corsOrigins, origin, req.headers.host) ? allow(true) : allow(false, 403, 'Origin not allowed'),
+    verifyClient: ({ origin, req }, allow) => {
+      if (webSocketOriginAllowed(corsOrigins, origin, req.headers.host)) return allow(true);
+      options.onOriginRefused?.(origin);
+      allow(false, 403, 'Origin not allowed');
+    },
   });
   wsServer.on('connection', (socket) => {
     metrics.webSocketConnections.inc();

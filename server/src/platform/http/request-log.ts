@@ -9,12 +9,29 @@ import { pinoHttp } from 'pino-http';
 /** A request id a proxy in front may have set; anything else is replaced by our own. */
 const FORWARDED_REQUEST_ID = /^[\w.:-]{1,64}$/;
 
+/** The GraphQL operation each request ran, for its log line. */
+const operationNames = new WeakMap<IncomingMessage, string>();
+
+/** Names the GraphQL operation a request ran, for the line that logs the request. */
+export function nameOperation(req: IncomingMessage, operationName: string): void {
+  operationNames.set(req, operationName);
+}
+
+/** Headers that carry credentials: never logged, at any level. */
+const SECRET_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
+function withoutSecrets(headers: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !SECRET_HEADERS.has(name.toLowerCase())));
+}
+
 /**
- * One JSON line per HTTP request (method, path, status, duration) under a request id, which the
- * response echoes in `x-request-id`. The query string is left out: it can carry an API key
- * (`/?key=`) or a GET query's variables.
+ * One JSON line per HTTP request, what an operator needs: method, path, status, duration, the
+ * request id (which the response echoes in `x-request-id`) and the GraphQL operation's name.
+ * Headers only at `debug`, and never the credentials among them. The query string is left out:
+ * it can carry an API key (`/?key=`) or a GET query's variables.
  */
 export function requestLogger(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  const headersToo = () => logger.isLevelEnabled('debug');
   return pinoHttp({
     logger,
     genReqId(req, res) {
@@ -28,8 +45,17 @@ export function requestLogger(logger: Logger): (req: IncomingMessage, res: Serve
         id: req.id,
         method: req.method,
         path: req.url.split('?', 1)[0],
-        headers: req.headers,
+        ...(headersToo() ? { headers: withoutSecrets(req.headers) } : {}),
       }),
+      res: (res: { statusCode: number; headers: Record<string, unknown> }) => ({
+        statusCode: res.statusCode,
+        ...(headersToo() ? { headers: res.headers } : {}),
+      }),
+    },
+    // Read as the request ends, when the operation is known.
+    customProps: (req) => {
+      const operationName = operationNames.get(req);
+      return operationName ? { operationName } : {};
     },
     // A request's own lines carry only its id; the line that ends it has the request and response.
     quietReqLogger: true,

@@ -8,8 +8,9 @@ import type { Viewer } from '../../shared/viewer';
 import { unauthenticatedError } from '../../shared/graphql/errors';
 import { logger } from '../observability/logger';
 import { startApollo } from './apollo';
-import { CorsOrigins, corsHandler } from './cors';
+import { CorsOrigins, corsHandler, corsRefusalLog } from './cors';
 import { graphqlOverHttp } from './graphql-http';
+import { GRAPHQL_SSE_PATH, serveGraphQLOverSse } from './graphql-sse';
 import { serveGraphQLOverWebSocket } from './graphql-ws';
 import { serveGraphiQL } from './graphiql';
 import { measureRequest, metricsRoute } from './metrics-route';
@@ -84,23 +85,43 @@ async function passesThrottle(req: IncomingMessage, res: ServerResponse, throttl
   return false;
 }
 
-/** Whether a request is for the GraphQL endpoint, which is served without Express. */
-function isGraphQLPath(url: string | undefined): boolean {
+/** Which GraphQL endpoint a request is for, if any: those are served without Express. */
+function graphQLEndpoint(url: string | undefined): 'http' | 'sse' | null {
   const path = (url ?? '').split('?', 1)[0];
-  return path === '/graphql' || path === '/graphql/';
+  if (path === '/graphql' || path === '/graphql/') return 'http';
+  return path === GRAPHQL_SSE_PATH ? 'sse' : null;
 }
 
 /**
- * Apollo Server over HTTP and graphql-ws over WebSocket, both at `/graphql`; Express serves the
- * rest (health, metrics, the capabilities' routes, the built client).
+ * Apollo Server over HTTP and graphql-ws over WebSocket, both at `/graphql`, and graphql-sse at
+ * `/graphql/stream`; Express serves the rest (health, metrics, the capabilities' routes, the built client).
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const { schema, development, authenticate, createContext } = options;
   const corsOrigins = options.corsOrigins ?? [];
   // Requests are routed once Apollo Server has started, before the server listens.
   const httpServer = createServer();
-  const webSocket = serveGraphQLOverWebSocket(httpServer, { schema, development, corsOrigins, authenticate, createContext, watchKeyRevocations: options.watchKeyRevocations, throttle: options.throttle });
-  const apollo = await startApollo({ schema, development, httpServer, onDrain: async () => webSocket.dispose() });
+  const refusedOrigin = corsRefusalLog(logger);
+  const webSocket = serveGraphQLOverWebSocket(httpServer, {
+    schema,
+    development,
+    corsOrigins,
+    authenticate,
+    createContext,
+    onOriginRefused: (origin) => refusedOrigin(origin, 'WebSocket'),
+    watchKeyRevocations: options.watchKeyRevocations,
+    throttle: options.throttle,
+  });
+  const sse = serveGraphQLOverSse({ schema, development, authenticate, createContext });
+  const apollo = await startApollo({
+    schema,
+    development,
+    httpServer,
+    onDrain: async () => {
+      sse.dispose();
+      await webSocket.dispose();
+    },
+  });
 
   const serveGraphQL = graphqlOverHttp(apollo, async (req) => {
     const requestId = requestIdOf(req);
@@ -111,14 +132,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       throw new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR', requestId, http: { status: 500 } } });
     });
     if (!viewer) throw unauthenticatedError();
-    return { ...createContext(viewer), requestId, log };
+    return { ...createContext(viewer), requestId, log, request: req };
   });
   const app = express();
   app.disable('x-powered-by');
   const logRequest = requestLogger(logger);
-  const applyCors = corsHandler(corsOrigins);
+  const applyCors = corsHandler(corsOrigins, (origin) => refusedOrigin(origin, 'HTTP'));
   const { throttle } = options;
-  const route = (req: IncomingMessage, res: ServerResponse) => (isGraphQLPath(req.url) ? void serveGraphQL(req, res) : app(req, res));
+  const route = (req: IncomingMessage, res: ServerResponse) => {
+    const endpoint = graphQLEndpoint(req.url);
+    if (endpoint === 'http') void serveGraphQL(req, res);
+    else if (endpoint === 'sse') void sse.serve(req, res);
+    else app(req, res);
+  };
   httpServer.on('request', (req: IncomingMessage, res: ServerResponse) => {
     applyBaseSecurityHeaders(res);
     measureRequest(req, res);
@@ -151,6 +177,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   });
   options.mountRoutes(app);
   if (existsSync(path.join(options.clientDist, 'index.html'))) serveClient(app, options.clientDist);
+  app.use(notFound(options.clientDist));
   app.use(errorHandler);
 
   await new Promise<void>((resolve, reject) => {
@@ -166,11 +193,27 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
 }
 
+/**
+ * Anything else is 404: in JSON (an OAuth discovery probe of /.well-known/... must not read the
+ * web page as its metadata), or for a browser navigating there, the web client's "Page not found".
+ */
+function notFound(clientDist: string): express.RequestHandler {
+  const page = path.join(clientDist, 'index.html');
+  return (req, res) => {
+    res.status(404);
+    if (req.method === 'GET' && req.accepts(['json', 'html']) === 'html' && existsSync(page)) res.sendFile(page);
+    else res.json({ errors: [{ message: `Nothing is served at ${req.path}.`, extensions: { code: 'NOT_FOUND' } }] });
+  };
+}
+
+/** The web client's own routes (see client/src/app/App.tsx): only these fall back to index.html. */
+const CLIENT_ROUTES = [/^\/$/, /^\/sessions\/[^/]+\/?$/, /^\/continuations\/[^/]+\/?$/, /^\/account\/?$/];
+
 /** The built client, with its client-side routes (e.g. /sessions/<id>) falling back to index.html. */
 function serveClient(app: express.Express, clientDist: string): void {
   app.use(express.static(clientDist, { index: 'index.html' }));
   app.use((req, res, next) => {
-    if (req.method !== 'GET' || req.path.startsWith('/graphql') || !req.accepts('html')) return next();
+    if (req.method !== 'GET' || !CLIENT_ROUTES.some((route) => route.test(req.path)) || !req.accepts('html')) return next();
     res.sendFile(path.join(clientDist, 'index.html'));
   });
 }

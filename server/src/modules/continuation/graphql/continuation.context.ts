@@ -3,6 +3,7 @@ import type { TopicPubSub } from '../../../platform/pubsub/topic-pub-sub';
 import type { Viewer } from '../../../shared/viewer';
 import type { ConversationTopics } from '../../conversation/conversation.topics';
 import type { PlanLoaders, PlanServices, PlansContext } from '../../plans/plans.context';
+import type { RunEntity } from '../../conversation/run.entity';
 import type { ContinuationEdgeEntity } from '../continuation-edge.entity';
 import type { ContinuationService } from '../continuations.service';
 import type { ContinuationTopics } from '../continuation.topics';
@@ -21,6 +22,8 @@ export interface ContinuationServices extends PlanServices {
 
 export interface ContinuationLoaders extends PlanLoaders {
   edgeById: DataLoader<string, ContinuationEdgeEntity | null>;
+  /** A successor's initial run, by the successor's id. */
+  initialRunBySuccessorId: DataLoader<string, RunEntity | null>;
   edgeBySuccessorId: DataLoader<string, ContinuationEdgeEntity | null>;
   edgesByPredecessorId: DataLoader<string, ContinuationEdgeEntity[]>;
   manifestById: DataLoader<string, ProjectionManifestEntity | null>;
@@ -42,6 +45,7 @@ export function continuationLoaders(viewer: Viewer, services: ContinuationServic
   const { lineage, proposals } = services;
   return {
     edgeById: new DataLoader((ids) => lineage.edgesByIds(accountId, ids)),
+    initialRunBySuccessorId: new DataLoader((ids) => services.runs.firstTurnRuns(accountId, ids)),
     edgeBySuccessorId: new DataLoader((ids) => lineage.edgesBySuccessorIds(accountId, ids)),
     edgesByPredecessorId: new DataLoader((ids) => lineage.edgesByPredecessorIds(accountId, ids)),
     manifestById: new DataLoader((ids) => lineage.manifestsByIds(accountId, ids)),

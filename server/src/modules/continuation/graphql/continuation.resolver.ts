@@ -91,12 +91,13 @@ export class ContinuationResolver {
     @Arg('sessionId', () => ID, { nullable: true, description: "The predecessor to watch (NOT_FOUND for another account's); absent: the whole account." }) _sessionId?: string,
   ): Promise<SessionContinuedEvent> {
     ctx.refreshLoaders();
-    const [edge, predecessor, successor] = await Promise.all([
+    const [edge, predecessor, successor, run] = await Promise.all([
       required(ctx.loaders.edgeById.load(continuation.edgeId), 'edge'),
       required(ctx.loaders.sessionById.load(continuation.predecessorId), 'predecessor'),
       required(ctx.loaders.sessionById.load(continuation.successorId), 'successor'),
+      ctx.loaders.initialRunBySuccessorId.load(continuation.successorId),
     ]);
-    return { edge, predecessor, successor };
+    return { edge, predecessor, successor, run };
   }
 
   @FieldResolver(() => Session, { description: 'The session that was continued.' })

@@ -264,6 +264,12 @@ export class SessionContinuedEvent {
 
   @Field(() => Session, { description: 'The fresh successor session.' })
   successor: SessionEntity;
+
+  @Field(() => Run, {
+    nullable: true,
+    description: "The successor's initial run, started automatically: follow its answer with runOutput(runId). Null only when it was erased since.",
+  })
+  run: RunEntity | null;
 }
 
 @ObjectType({ description: 'What continueSession would give the successor, computed the same way; nothing was written.' })

@@ -9,6 +9,11 @@ import {
   specifiedRules,
   validate,
 } from 'graphql';
+import { randomUUID } from 'node:crypto';
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { GraphQLFormattedError } from 'graphql';
+import { formatGraphQLError, isUnexpectedError } from '../../shared/graphql/errors';
+import { logger } from '../observability/logger';
 import { limitRules, operationLimitError, parseOptions } from './graphql-limits';
 
 const validationRules = [...specifiedRules, ...limitRules];
@@ -52,7 +57,21 @@ function withCode(error: GraphQLError, code: string): GraphQLError {
 }
 
 /**
- * What Apollo Server does before executing, for an operation that arrives over graphql-ws: parse
+ * An operation's errors as a streaming transport (WebSocket, Server-Sent Events) sends them: such
+ * an operation has no HTTP request, so each unexpected error gets an id of its own in the log.
+ */
+export function formatStreamErrors(errors: readonly GraphQLError[], development: boolean, transport: string): GraphQLFormattedError[] {
+  return errors.map((error) => {
+    const formatted = error.toJSON();
+    if (!isUnexpectedError(formatted, error)) return formatGraphQLError(formatted, error, development);
+    const requestId = randomUUID();
+    logger.error({ err: unwrapResolverError(error), reqId: requestId }, `Unexpected error in a GraphQL operation over ${transport}`);
+    return formatGraphQLError({ ...formatted, extensions: { ...formatted.extensions, requestId } }, error, development);
+  });
+}
+
+/**
+ * What Apollo Server does before executing, for an operation that arrives over graphql-ws or graphql-sse: parse
  * within the token limit and validate with the same rules (once per document text, which also
  * lets subscribers of one selection share its results), coerce the variables, apply the page and
  * cost limits. Returns the arguments to execute with, or the request errors to answer with an

@@ -1,0 +1,194 @@
+import { GraphQLSchema } from 'graphql';
+import { DataSource, In } from 'typeorm';
+import { ContinuationProposalEntity } from '../../modules/continuation/continuation-proposal.entity';
+import { Actor, CONTINUATION_LIMITS, ContinuationReason, ContinueSessionRequest, SourceKind } from '../../modules/continuation/continuations';
+import { continueSessionToolRequest } from '../../modules/continuation/continue-session.tool';
+import type { ContinuationService } from '../../modules/continuation/continuations.service';
+import { ProposalStatus } from '../../modules/continuation/proposals';
+import type { ProposalService } from '../../modules/continuation/proposals.service';
+import { RunKind } from '../../modules/conversation/runs';
+import { RunEntity } from '../../modules/conversation/run.entity';
+import { ContinuationApproval, TITLE_MAX_CHARS } from '../../modules/conversation/sessions';
+import type { Lease } from '../../modules/conversation/run.repository';
+import { ErrorCode, Outcome } from '../../shared/errors';
+import { logger } from '../../platform/observability/logger';
+import { ModelContextExceeded, ModelMessage, ModelProvider, ModelProviderError, ModelToolDefinition } from '../agent';
+import type { RunWrites } from './run-writes';
+import { parseArguments } from './tool-calls';
+import type { TurnStart } from './turn-context';
+
+/** A successor's first request beyond its projection and the fixed part: the frames of its two messages, with room to spare. */
+const SUCCESSOR_FRAME_TOKENS = 256;
+/** Drafts asked of the model before the runtime writes the handoff itself. */
+const DRAFT_ATTEMPTS = 2;
+/** Refusals that mean the draft was wrong, which the model may correct; any other refusal is the session's state. */
+const DRAFT_PROBLEMS = new Set<string>([ErrorCode.INVALID_INPUT, ErrorCode.SOURCE_NOT_FOUND]);
+
+/** How long an account refused for its rate of continuations is not asked for drafts: the rate's window. */
+const RATE_LIMIT_PAUSE_MS = 60_000;
+
+/** What became of a turn that started past the threshold. */
+export type PressureOutcome = 'CONTINUED' | 'PROPOSED' | 'ANSWER_HERE';
+
+/**
+ * The runtime's continuation at the context threshold, for models that do not decide it
+ * themselves: when a user message arrives and the whole context with it is past the threshold,
+ * the runtime asks the model for a `continue_session` draft (the tool forced), checks it, and
+ * continues with reason CONTEXT_PRESSURE by the SYSTEM, the budget filled by assisted selection.
+ * A draft wrong twice, or a model that fails, gets a minimal handoff the runtime writes itself.
+ */
+export class PressureContinuation {
+  /** Accounts whose continuations were refused for their rate, until when: their turns answer in place meanwhile. */
+  private readonly rateLimitedUntil = new Map<string, number>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly writes: RunWrites,
+    private readonly continuations: ContinuationService,
+    private readonly proposals: ProposalService,
+    private readonly schema: GraphQLSchema,
+    private readonly provider: ModelProvider,
+    private readonly tool: ModelToolDefinition,
+    private readonly threshold: number,
+    /** Told of a refusal for the context length, which the fallback handoff then answers. */
+    private readonly contextExceeded: (error: ModelContextExceeded) => void,
+  ) {}
+
+  /**
+   * Whether the turn must continue before it answers: a user's new message (not a successor's
+   * replayed one, not delegated work) with the prompt past the threshold, in a session whose
+   * person has not already been asked (an ASK session's pending or rejected proposal).
+   */
+  async due(run: RunEntity, start: TurnStart): Promise<boolean> {
+    const message = start.facts.userMessage;
+    if (this.provider.continuesAtThreshold || run.kind !== RunKind.TURN || !message || message.replayed) return false;
+    if (start.facts.rejectedContinuation || start.promptTokens < this.threshold * start.windowTokens) return false;
+    if ((this.rateLimitedUntil.get(run.accountId) ?? 0) > Date.now()) return false;
+    this.rateLimitedUntil.delete(run.accountId);
+    if (start.session.continuationApproval !== ContinuationApproval.ASK) return true;
+    const asked = await this.dataSource.manager.countBy(ContinuationProposalEntity, {
+      sessionId: start.session.id,
+      status: In([ProposalStatus.PENDING, ProposalStatus.REJECTED]),
+    });
+    return asked === 0;
+  }
+
+  /** Continues (or proposes, in an ASK session); ANSWER_HERE when the session cannot continue now (a rate or streak limit). */
+  async continueAtThreshold(lease: Lease, run: RunEntity, start: TurnStart, signal: AbortSignal): Promise<PressureOutcome> {
+    const key = `pressure:${run.id}`;
+    const messages: ModelMessage[] = [...start.messages, { role: 'system', content: draftInstruction(start, this.threshold) }];
+    for (let attempt = 1; attempt <= DRAFT_ATTEMPTS; attempt += 1) {
+      let problems: string;
+      try {
+        const reply = await this.provider.complete({
+          messages,
+          tools: [this.tool],
+          facts: start.facts,
+          signal,
+          requiredTool: this.tool.name,
+          maxOutputTokens: start.reserveTokens,
+        });
+        const call = reply.toolCalls.find((candidate) => candidate.name === this.tool.name);
+        const parsed = call ? this.request(run, start, key, call.arguments) : { ok: false as const, problems: ['No continue_session call was made.'] };
+        if (parsed.ok) {
+          const outcome = await this.write(lease, run, start, parsed.request);
+          if (outcome.ok || !DRAFT_PROBLEMS.has(outcome.error.code)) return this.settled(lease, run, start, outcome, 'draft');
+          problems = `${outcome.error.code}: ${outcome.error.message}${outcome.error.details.map((detail) => ` ${detail.path.join('.')}: ${detail.message}`).join(';')}`;
+        } else {
+          problems = `INVALID_INPUT: ${parsed.problems.join('; ')}`;
+        }
+        if (call) messages.push({ role: 'assistant', content: null, toolCalls: [call] }, { role: 'tool', toolCallId: call.id, content: JSON.stringify({ error: problems }) });
+      } catch (error) {
+        if (signal.aborted || !(error instanceof ModelProviderError)) throw error;
+        if (error instanceof ModelContextExceeded) this.contextExceeded(error);
+        logger.warn({ sessionId: start.session.id, err: error }, 'The model could not draft the handoff at the context threshold; the runtime writes it');
+        break;
+      }
+      logger.warn({ sessionId: start.session.id, attempt, problems }, 'A handoff drafted at the context threshold was refused');
+    }
+    return this.settled(lease, run, start, await this.write(lease, run, start, runtimeHandoff(run, start, key, this.successorBudget(start))), 'runtime');
+  }
+
+  /** The draft as a request: the model's fields checked as the API checks them, the runtime's fields and reason laid over them. */
+  private request(run: RunEntity, start: TurnStart, key: string, raw: string) {
+    const args = parseArguments(raw);
+    if (!args) return { ok: false as const, problems: ['The arguments are not a JSON object.'] };
+    const parsed = continueSessionToolRequest(this.schema, args, { sessionId: start.session.id, idempotencyKey: key, initiatingEventId: run.triggerEventId });
+    if (!parsed.ok) return parsed;
+    const request: ContinueSessionRequest = { ...parsed.request, reason: ContinuationReason.CONTEXT_PRESSURE, assist: true, tokenBudget: this.successorBudget(start) };
+    return { ok: true as const, request };
+  }
+
+  private async write(lease: Lease, run: RunEntity, start: TurnStart, request: ContinueSessionRequest): Promise<Outcome<unknown>> {
+    await this.writes.assertLease(lease);
+    if (start.session.continuationApproval === ContinuationApproval.ASK) {
+      return this.proposals.propose(start.viewer, request, { runId: run.id, toolCallId: request.idempotencyKey, callEvent: null });
+    }
+    return this.continuations.continueSession(start.viewer, request, { actor: Actor.SYSTEM, callerRunId: run.id });
+  }
+
+  private async settled(lease: Lease, run: RunEntity, start: TurnStart, outcome: Outcome<unknown>, author: 'draft' | 'runtime'): Promise<PressureOutcome> {
+    if (!outcome.ok) {
+      // Drafts asked while the rate stays exceeded would be thrown away.
+      if (outcome.error.code === ErrorCode.RATE_LIMITED) this.rateLimitedUntil.set(run.accountId, Date.now() + RATE_LIMIT_PAUSE_MS);
+      logger.warn({ sessionId: start.session.id, code: outcome.error.code, author }, 'The session could not continue at the context threshold; the turn answers in place');
+      return 'ANSWER_HERE';
+    }
+    await this.writes.succeedElsewhere(lease);
+    return start.session.continuationApproval === ContinuationApproval.ASK ? 'PROPOSED' : 'CONTINUED';
+  }
+
+  /** The largest projection budget whose successor's first request still fits the window, with room for its message's frame. */
+  largestBudget(start: TurnStart): number {
+    const fixed = start.promptTokens - start.facts.contextUsage.tokens;
+    return Math.max(CONTINUATION_LIMITS.minTokenBudget, start.windowTokens - start.reserveTokens - fixed - SUCCESSOR_FRAME_TOKENS);
+  }
+
+  /**
+   * The successor's projection budget: half of what the threshold leaves after the instructions
+   * and tool definitions, so that the successor has room for its own exchange before it is due again.
+   */
+  successorBudget(start: TurnStart): number {
+    const fixed = start.promptTokens - start.facts.contextUsage.tokens;
+    return Math.max(CONTINUATION_LIMITS.minTokenBudget, Math.floor((this.threshold * start.windowTokens - fixed) / 2));
+  }
+}
+
+function draftInstruction(start: TurnStart, threshold: number): string {
+  const percent = Math.round((start.promptTokens / start.windowTokens) * 100);
+  return [
+    `The context of this conversation is ${percent}% full, past the ${Math.round(threshold * 100)}% at which it continues in a new session.`,
+    'Before anything is answered, call continue_session (reason context_pressure) with a handoff a successor can work from:',
+    'the latest user message verbatim as the current request, the purpose of the work, the facts established, decisions,',
+    'open questions and next actions so far, and cite the exact events that matter. The successor answers the message.',
+  ].join(' ');
+}
+
+/** The minimal honest handoff: the message as the request, the pressure as the purpose, the conversation before it as the source. */
+function runtimeHandoff(run: RunEntity, start: TurnStart, key: string, tokenBudget: number): ContinueSessionRequest {
+  const { facts } = start;
+  const percent = Math.round((start.promptTokens / start.windowTokens) * 100);
+  return {
+    sessionId: start.session.id,
+    idempotencyKey: key,
+    initiatingEventId: run.triggerEventId,
+    reason: ContinuationReason.CONTEXT_PRESSURE,
+    title: continuedTitle(start.session.title),
+    handoff: {
+      purpose: `Carry on with "${start.session.title}" in a fresh context: the previous one was ${percent}% full.`,
+      currentRequest: facts.userMessage?.text.trim() || 'Carry on where the conversation left off.',
+      cautions: ['The runtime wrote this handoff, not the agent: read the cited conversation for what was established and decided.'],
+    },
+    sources: facts.citableRange
+      ? [{ kind: SourceKind.SESSION_EVENTS, relevance: 'The conversation before this request.', sessionId: facts.sessionId, ...facts.citableRange }]
+      : [],
+    assist: true,
+    tokenBudget,
+  };
+}
+
+function continuedTitle(title: string): string {
+  if (title.endsWith('(continued)')) return title;
+  const continued = `${title} (continued)`;
+  return continued.length <= TITLE_MAX_CHARS ? continued : `${title.slice(0, TITLE_MAX_CHARS - 13)}… (continued)`;
+}

@@ -1,0 +1,179 @@
+import { DEFAULT_CONTINUATION_POLICY } from '../../src/modules/continuation/continuations.service';
+import { createSession } from '../helpers/continuations';
+import { GraphQLTestClient } from '../helpers/graphql-client';
+import { ModelStandIn, startModelStandIn } from '../helpers/model-stand-in';
+import { agentOnStandIn, converse, omissionNote, showsWholeOrSaysSo, Turn, workingMessage } from '../helpers/pressure-conversation';
+import { runsOf } from '../helpers/runs';
+import { startTestServer, TestServer } from '../helpers/test-server';
+
+jest.setTimeout(600_000);
+
+const EDGES = `query ($id: ID!) { session(id: $id) { continuations { reason actor handoff { currentRequest cautions } manifest { tokenBudget tokenCost } } } }`;
+
+interface EdgeView {
+  reason: string;
+  actor: string;
+  handoff: { currentRequest: string; cautions: string[] };
+  manifest: { tokenBudget: number; tokenCost: number };
+}
+
+async function edgeOf(client: GraphQLTestClient, sessionId: string): Promise<EdgeView> {
+  const { session } = await client.data<{ session: { continuations: EdgeView[] } }>(EDGES, { id: sessionId });
+  return session.continuations[0];
+}
+
+async function failedRuns(client: GraphQLTestClient, turns: Turn[]): Promise<number> {
+  const sessions = new Set(turns.flatMap((turn) => [turn.sessionId, ...(turn.continuedTo ? [turn.continuedTo] : [])]));
+  const runs = (await Promise.all([...sessions].map((id) => runsOf(client, id)))).flat();
+  return runs.filter((run) => run.status === 'FAILED').length;
+}
+
+const messages = (count: number, from = 0) => Array.from({ length: count }, (_, index) => workingMessage(from + index));
+
+describe('a real model that never continues by itself, in an 8,000-token window', () => {
+  let model: ModelStandIn;
+  let server: TestServer;
+  let client: GraphQLTestClient;
+
+  beforeAll(async () => {
+    model = await startModelStandIn({ contextTokens: 8_000, replyTokens: 60 });
+    server = await startTestServer({ agent: agentOnStandIn(model, 8_000, 0.7) });
+    client = await server.newAccount('pressure');
+  });
+  afterAll(async () => {
+    await server.close();
+    await model.close();
+  });
+
+  it('keeps 200 messages inside the window, continuing with CONTEXT_PRESSURE each time the threshold is passed, with no run failed and nothing cut silently', async () => {
+    const origin = await createSession(client, 'Harbour works');
+    const start = model.requests.length;
+    const turns = await converse(client, model, origin, messages(200));
+    const requests = model.requests.slice(start);
+
+    expect(requests.filter((request) => request.overContext || request.outcome !== 'answered')).toEqual([]);
+    expect(requests.every((request) => request.completionCap !== null)).toBe(true);
+    const continued = turns.filter((turn) => turn.continuedTo);
+    expect(continued.length).toBeGreaterThanOrEqual(3);
+    for (const turn of continued) {
+      const edge = await edgeOf(client, turn.sessionId);
+      expect(edge).toMatchObject({ reason: 'CONTEXT_PRESSURE', actor: 'SYSTEM', handoff: { currentRequest: turn.text } });
+      expect(edge.manifest.tokenCost).toBeLessThanOrEqual(edge.manifest.tokenBudget);
+      // The draft is asked of the model with the tool forced; the successor answers the message.
+      expect(turn.requests[0].forced).toEqual({ kind: 'tool', name: 'continue_session' });
+      expect(turn.requests[turn.requests.length - 1].forced).toBeNull();
+    }
+    expect(await failedRuns(client, turns)).toBe(0);
+    // Every answering request holds its session's whole own transcript, or lists what it leaves out.
+    for (const turn of turns.filter((candidate) => !candidate.continuedTo)) {
+      expect(turn.requests).toHaveLength(1);
+      expect(showsWholeOrSaysSo(turn, turn.requests[0])).toBe(true);
+    }
+  });
+
+  it('writes a minimal handoff itself when the model drafts wrong twice, and continues', async () => {
+    const origin = await createSession(client, 'Dredging');
+    model.invalidDrafts(2, 'missing-required');
+    const turns = await converse(client, model, origin, messages(40, 300));
+    const first = turns.find((turn) => turn.continuedTo)!;
+    expect(first).toBeDefined();
+    const forced = first.requests.filter((request) => request.forced !== null);
+    expect(forced).toHaveLength(2);
+    // The second draft is asked with the first one's problems as the call's result.
+    expect(JSON.stringify(forced[1].body.messages[forced[1].body.messages.length - 1])).toContain('INVALID_INPUT');
+    const edge = await edgeOf(client, first.sessionId);
+    expect(edge).toMatchObject({ reason: 'CONTEXT_PRESSURE', actor: 'SYSTEM', handoff: { currentRequest: first.text } });
+    expect(edge.handoff.cautions.join(' ')).toMatch(/runtime wrote this handoff/);
+    expect(await failedRuns(client, turns)).toBe(0);
+  });
+
+  it('in an ASK session proposes instead, and answers the next messages in place with what it leaves out listed', async () => {
+    const session = await createSession(client, 'Crane inspections');
+    await client.data('mutation ($s: ID!) { setContinuationApproval(sessionId: $s, approval: ASK) { id } }', { s: session });
+    const start = model.requests.length;
+    const turns = await converse(client, model, session, messages(36, 600));
+    const requests = model.requests.slice(start);
+    expect(requests.filter((request) => request.overContext || request.outcome !== 'answered')).toEqual([]);
+    expect(turns.every((turn) => turn.continuedTo === null)).toBe(true);
+    const { session: view } = await client.data<{ session: { pendingProposal: { reason: string; handoff: { currentRequest: string } } | null } }>(
+      'query ($id: ID!) { session(id: $id) { pendingProposal { reason handoff { currentRequest } } } }',
+      { id: session },
+    );
+    expect(view.pendingProposal?.reason).toBe('CONTEXT_PRESSURE');
+    // One proposal only; the turns after it answer with the budgeted context.
+    expect(requests.filter((request) => request.forced !== null).length).toBeGreaterThanOrEqual(1);
+    const proposedAt = turns.findIndex((turn) => turn.requests.some((request) => request.forced !== null));
+    const later = turns.slice(proposedAt + 1);
+    expect(later.length).toBeGreaterThan(5);
+    expect(later.every((turn) => turn.requests.length === 1 && turn.requests[0].forced === null)).toBe(true);
+    expect(later.every((turn) => showsWholeOrSaysSo(turn, turn.requests[0]))).toBe(true);
+    expect(omissionNote(later[later.length - 1].requests[0])).toMatch(/events 1-\d+ \(\d+ tokens\)/);
+    expect(await failedRuns(client, turns)).toBe(0);
+  });
+});
+
+describe('a model whose real context (5,000) is below the configured window (12,000)', () => {
+  let model: ModelStandIn;
+  let server: TestServer;
+  let client: GraphQLTestClient;
+
+  beforeAll(async () => {
+    model = await startModelStandIn({ contextTokens: 5_000, replyTokens: 60 });
+    server = await startTestServer({ agent: agentOnStandIn(model, 12_000, 0.7) });
+    client = await server.newAccount('misjudged');
+  });
+  afterAll(async () => {
+    await server.close();
+    await model.close();
+  });
+
+  it('takes the limit from the refusal, fits the request again and goes on: no run fails', async () => {
+    const origin = await createSession(client, 'Berths');
+    const turns = await converse(client, model, origin, messages(40, 900));
+    const refused = model.requests.filter((request) => request.outcome === 'refused');
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    // Once told, the runtime fits every later request to the stated limit.
+    const firstRefusal = model.requests.indexOf(refused[0]);
+    expect(model.requests.slice(firstRefusal + 1).filter((request) => request.overContext)).toEqual([]);
+    expect(await failedRuns(client, turns)).toBe(0);
+    expect(turns.some((turn) => turn.continuedTo)).toBe(true);
+  });
+});
+
+describe('a continuation refused by the rate limit', () => {
+  let model: ModelStandIn;
+  let server: TestServer;
+  let client: GraphQLTestClient;
+
+  beforeAll(async () => {
+    model = await startModelStandIn({ contextTokens: 8_000, replyTokens: 60 });
+    server = await startTestServer({
+      agent: agentOnStandIn(model, 8_000, 0.7),
+      continuationPolicy: { ...DEFAULT_CONTINUATION_POLICY, perAccountPerMinute: 1 },
+    });
+    client = await server.newAccount('limited');
+  });
+  afterAll(async () => {
+    await server.close();
+    await model.close();
+  });
+
+  it('answers in place with the budgeted context, every request inside the window, no run failed', async () => {
+    const origin = await createSession(client, 'Quay walls');
+    const turns = await converse(client, model, origin, messages(45, 1200));
+    expect(turns.filter((turn) => turn.continuedTo)).toHaveLength(1);
+    const successorTurns = turns.slice(turns.findIndex((turn) => turn.continuedTo) + 1);
+    // Past the successor's threshold the continuation is refused and the message answered here; the
+    // next messages, within the rate's minute, are answered here without asking for a draft.
+    const refusedAt = successorTurns.findIndex((turn) => turn.requests.some((request) => request.forced !== null));
+    expect(refusedAt).toBeGreaterThanOrEqual(0);
+    expect(successorTurns[refusedAt].requests[successorTurns[refusedAt].requests.length - 1].forced).toBeNull();
+    const after = successorTurns.slice(refusedAt + 1);
+    expect(after.length).toBeGreaterThan(5);
+    expect(after.every((turn) => turn.requests.length === 1 && turn.requests[0].forced === null)).toBe(true);
+    expect(successorTurns.every((turn) => showsWholeOrSaysSo(turn, turn.requests[turn.requests.length - 1]))).toBe(true);
+    expect(omissionNote(after[after.length - 1].requests[0])).not.toBeNull();
+    expect(model.requests.filter((request) => request.overContext || request.outcome !== 'answered')).toEqual([]);
+    expect(await failedRuns(client, turns)).toBe(0);
+  });
+});
