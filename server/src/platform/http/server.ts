@@ -112,7 +112,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     watchKeyRevocations: options.watchKeyRevocations,
     throttle: options.throttle,
   });
-  const sse = serveGraphQLOverSse({ schema, development, authenticate, createContext });
+  const sse = serveGraphQLOverSse({ schema, development, authenticate, createContext, watchKeyRevocations: options.watchKeyRevocations });
   const apollo = await startApollo({
     schema,
     development,
