@@ -207,7 +207,7 @@ function notFound(clientDist: string): express.RequestHandler {
 }
 
 /** The web client's own routes (see client/src/app/App.tsx): only these fall back to index.html. */
-const CLIENT_ROUTES = [/^\/$/, /^\/sessions\/[^/]+\/?$/, /^\/continuations\/[^/]+\/?$/, /^\/account\/?$/];
+const CLIENT_ROUTES = [/^\/$/, /^\/sessions\/[^/]+\/?$/, /^\/continuations\/[^/]+\/?$/, /^\/account\/?$/, /^\/keys\/?$/];
 
 /** The built client, with its client-side routes (e.g. /sessions/<id>) falling back to index.html. */
 function serveClient(app: express.Express, clientDist: string): void {
