@@ -4,6 +4,7 @@ import path from 'node:path';
 import { RunningApp, startApp } from '../server/src/app';
 import { AgentConfig, DEFAULT_AGENT_CONFIG } from '../server/src/config';
 import { DEFAULT_CONTINUATION_POLICY } from '../server/src/modules/continuation/continuations.service';
+import type { WebhookSettings } from '../server/src/modules/webhooks/webhooks';
 import { createBenchDatabase } from './database';
 
 export const log = (message: string) => process.stderr.write(`${message}\n`);
@@ -12,7 +13,7 @@ export const log = (message: string) => process.stderr.write(`${message}\n`);
  * The real server in this process, as `npm start` runs it, on `databaseUrl`, with the default
  * continuation limits and no agent unless one is given.
  */
-export function startBenchServer(databaseUrl: string, options: { poolSize: number; agent?: Partial<AgentConfig> }): Promise<RunningApp> {
+export function startBenchServer(databaseUrl: string, options: { poolSize: number; agent?: Partial<AgentConfig>; webhooks?: WebhookSettings }): Promise<RunningApp> {
   return startApp({
     host: '127.0.0.1',
     port: 0,
@@ -25,6 +26,7 @@ export function startBenchServer(databaseUrl: string, options: { poolSize: numbe
     poolSize: options.poolSize,
     continuationPolicy: DEFAULT_CONTINUATION_POLICY,
     agent: { ...DEFAULT_AGENT_CONFIG, provider: 'none', ...options.agent },
+    webhooks: options.webhooks,
     // The report goes to stdout and progress to stderr: the server says only what goes wrong.
     logLevel: 'warn',
     // One key drives the whole load: a per-key rate would measure the limit, not the server.

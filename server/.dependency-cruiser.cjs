@@ -3,18 +3,19 @@
  * down through the adapters and the modules to the platform and the shared kernel.
  * `test/architecture.test.ts` runs this check.
  */
-const modules = ['accounts', 'attachments', 'resources', 'conversation', 'plans', 'search', 'continuation', 'integrity', 'lifecycle'];
+const modules = ['accounts', 'attachments', 'resources', 'webhooks', 'conversation', 'plans', 'search', 'continuation', 'integrity', 'lifecycle'];
 /** What each module may import besides itself, the platform and the shared kernel. */
 const below = {
   accounts: [],
   attachments: [],
   resources: [],
-  conversation: ['attachments'],
+  webhooks: [],
+  conversation: ['attachments', 'webhooks'],
   plans: ['conversation', 'attachments'],
   search: ['conversation', 'attachments'],
-  continuation: ['conversation', 'plans', 'resources', 'attachments', 'search'],
+  continuation: ['conversation', 'plans', 'resources', 'attachments', 'search', 'webhooks'],
   integrity: ['conversation', 'continuation', 'plans', 'resources', 'attachments'],
-  lifecycle: ['accounts', 'attachments', 'resources', 'conversation', 'plans', 'search', 'continuation', 'integrity'],
+  lifecycle: ['accounts', 'attachments', 'resources', 'conversation', 'plans', 'search', 'continuation', 'integrity', 'webhooks'],
 };
 const composition = '^src/(app|config|index)\\.ts$|^src/scripts/';
 

@@ -39,11 +39,20 @@ export async function launchBrowser(): Promise<Browser> {
   };
 }
 
-/** Collects what a page reports as errors (uncaught exceptions, console errors) into `errors`. */
+/** A path that is no route: the server answers it with 404 and the client's "Page not found". */
+export const NO_SUCH_PAGE = '/no-such-page';
+
+/**
+ * Collects what a page reports as errors (uncaught exceptions, console errors) into `errors`;
+ * the 404 of a visit to {@link NO_SUCH_PAGE} is expected, not an error.
+ */
 export function collectErrors(page: Page, errors: string[]): Page {
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
+    if (message.type() !== 'error') return;
+    const { url } = message.location();
+    if (message.text().includes('404') && URL.canParse(url) && new URL(url).pathname === NO_SUCH_PAGE) return;
+    errors.push(message.text());
   });
   return page;
 }

@@ -7,6 +7,7 @@ import {
   collectErrors,
   eventually,
   launchBrowser,
+  NO_SUCH_PAGE,
   openSessionMenu,
   saveScreenshot,
   seriousViolations,
@@ -289,7 +290,7 @@ describe('conversations in a sidebar by lineage, the lineage as a map, a keyboar
         expect(await transcriptOf(page).getByRole('listitem').count()).toBeLessThan(40);
         expect(await transcriptOf(page).getByRole('listitem').last().getAttribute('aria-posinset')).toBe(String(REVIEW_EVENTS));
       }
-      await page.goto(`${server.url}/no-such-page`);
+      expect((await page.goto(`${server.url}${NO_SUCH_PAGE}`))?.status()).toBe(404);
       await page.getByRole('heading', { name: 'Page not found' }).waitFor();
       await check(`${theme} page not found`);
     }

@@ -46,6 +46,9 @@ import { DEFAULT_IMPORT_MAX_BYTES } from './modules/lifecycle/portability/bundle
 import { ExportService } from './modules/lifecycle/portability/export.service';
 import { ImportService } from './modules/lifecycle/portability/import.service';
 import { portabilityRouter } from './modules/lifecycle/portability/portability.route';
+import { WebhookDeliveryWorker } from './modules/webhooks/webhook-delivery.service';
+import { WebhookService } from './modules/webhooks/webhooks.service';
+import { DEFAULT_WEBHOOK_SETTINGS } from './modules/webhooks/webhooks';
 import { bearerKey } from './platform/http/bearer';
 import { readinessReport } from './platform/http/readiness';
 import { RunningHttpServer, startHttpServer } from './platform/http/server';
@@ -66,6 +69,8 @@ export interface RunningApp {
   subscriptions: CountingEventTarget;
   /** Executes this process's share of the agent's runs; null when no agent is configured. */
   worker: AgentWorker | null;
+  /** This process's webhook delivery worker. */
+  webhooks: WebhookDeliveryWorker;
   /** This process's retention sweep: `sweepOnce` steps it. */
   retention: RetentionService;
   /** Graceful stop: no new connections, in-flight requests finish, then sockets and the database close. */
@@ -95,9 +100,10 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     const subscriptions = crossProcess ?? new CountingEventTarget();
     const pubSub = createAppPubSub(subscriptions);
     let worker: AgentWorker | null = null;
-    const notifier = measuredNotifier(pubSub, (runs) => worker?.runsChanged(runs), config.databaseReplicaUrl ? reads : null);
+    const webhooks = new WebhookDeliveryWorker(dataSource, config.webhooks ?? DEFAULT_WEBHOOK_SETTINGS);
+    const notifier = measuredNotifier(pubSub, (runs) => worker?.runsChanged(runs), config.databaseReplicaUrl ? reads : null, () => webhooks.wake());
     s3Storage = config.s3 ? new S3AttachmentStorage(config.s3) : null;
-    const services = buildServices(config, dataSource, notifier, s3Storage, reads, pubSub);
+    const services = buildServices(config, dataSource, notifier, s3Storage, reads, pubSub, () => webhooks.wake());
     services.apiKeys.watchRevocations();
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
     const sessionReach = new SessionReach(dataSource);
@@ -135,6 +141,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       readiness: () => readinessReport(dataSource, delivery, () => reads.replicaState()),
     });
     worker?.start();
+    webhooks.start();
     services.proposals.startExpirySweeps();
     services.retention.startSweeps();
     return {
@@ -144,12 +151,14 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       http,
       subscriptions,
       worker,
+      webhooks,
       retention: services.retention,
       async close() {
         await services.retention.stopSweeps();
         await services.apiKeys.stopWatchingRevocations();
         await services.proposals.stopExpirySweeps();
         await worker?.stop();
+        await webhooks.stop();
         await http.close();
         await rateLimits?.close();
         await crossProcess?.close();
@@ -197,14 +206,16 @@ async function openHistoryReads(config: AppConfig, database: Database): Promise<
 /**
  * The notifier services announce to: every change published, runs counted, and runs queued here
  * handed to this process's worker at once (other processes poll). With a replica, writes of
- * events and continuations (the agent's too) are recorded for read-your-writes.
+ * events and continuations (the agent's too) are recorded for read-your-writes. Every change may
+ * have queued webhook deliveries: this process's delivery worker looks at once.
  */
 function measuredNotifier(
   pubSub: AppPubSub,
   runsQueuedHere: (runs: Parameters<ContinuationNotifier['runsChanged']>[0]) => void,
   history: HistoryReads | null,
+  deliveriesMayBeDue: () => void,
 ): ContinuationNotifier {
-  const published = pubSubNotifier(pubSub);
+  const published = wakingOnEveryChange(pubSubNotifier(pubSub), deliveriesMayBeDue);
   const wrote = (accountId: string | undefined) => {
     if (history && accountId) history.wrote(accountId).catch((error) => logger.warn({ err: error }, 'Recording a write position failed'));
   };
@@ -226,6 +237,17 @@ function measuredNotifier(
   };
 }
 
+/** The notifier, calling `wake` after each announcement of a change that may have queued deliveries. */
+function wakingOnEveryChange(notifier: ContinuationNotifier, wake: () => void): ContinuationNotifier {
+  return {
+    ...notifier,
+    eventsAppended: (events) => (notifier.eventsAppended(events), wake()),
+    runsChanged: (runs) => (notifier.runsChanged(runs), wake()),
+    sessionContinued: (edge) => (notifier.sessionContinued(edge), wake()),
+    proposalsChanged: (proposals) => (notifier.proposalsChanged(proposals), wake()),
+  };
+}
+
 /** Every module's services, wired: the one place that knows them all. */
 function buildServices(
   config: AppConfig,
@@ -234,6 +256,7 @@ function buildServices(
   s3Storage: S3AttachmentStorage | null,
   history: HistoryReads,
   pubSub: AppPubSub,
+  deliveryDue: () => void,
 ): Services {
   const { agent } = config;
   const agentAnswers = agent.provider !== 'none';
@@ -264,6 +287,7 @@ function buildServices(
     retention: new RetentionService(dataSource, erasures, config.retention ?? DEFAULT_RETENTION_SETTINGS, clock),
     exports: new ExportService(dataSource, attachments, clock),
     imports: new ImportService(dataSource, attachments, clock),
+    webhooks: new WebhookService(dataSource, config.webhooks ?? DEFAULT_WEBHOOK_SETTINGS, deliveryDue),
   };
 }
 

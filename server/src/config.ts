@@ -12,6 +12,7 @@ import { DATABASE_POOL_MODES, DatabasePoolMode } from './platform/db/pool-mode';
 import { DEFAULT_RETENTION_SETTINGS, RetentionSettings } from './modules/lifecycle/retention/retention';
 import { DEFAULT_IMPORT_MAX_BYTES } from './modules/lifecycle/portability/bundle';
 import { DEFAULT_RATE_LIMITS, RateLimitSettings } from './platform/http/rate-limits';
+import { DEFAULT_WEBHOOK_SETTINGS, WebhookSettings, parseRetrySchedule } from './modules/webhooks/webhooks';
 
 /** Everything the server reads from its environment; the README's configuration table lists the same. */
 export interface AppConfig {
@@ -64,6 +65,8 @@ export interface AppConfig {
   rateLimits?: RateLimitSettings;
   /** How many proxies in front of the server append to X-Forwarded-For (TRUST_PROXY); 0 or absent: none is trusted. */
   trustedProxies?: number;
+  /** How webhooks are delivered and retried, and where they may go; the defaults when absent. */
+  webhooks?: WebhookSettings;
   /** The time erasure and retention go by; the system clock when absent (tests move it). */
   clock?: () => Date;
 }
@@ -225,6 +228,30 @@ function trustedProxies(raw: string | undefined): number {
   return hops;
 }
 
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return false;
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name} must be true or false (got "${raw}").`);
+  return raw === 'true';
+}
+
+/** The WEBHOOK_ settings. */
+function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
+  const defaults = DEFAULT_WEBHOOK_SETTINGS;
+  const rawSchedule = env.WEBHOOK_RETRY_SCHEDULE_MS;
+  const retryScheduleMs = rawSchedule ? parseRetrySchedule(rawSchedule) : defaults.retryScheduleMs;
+  if (!retryScheduleMs) throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE_MS must list waits in milliseconds, e.g. 5000,300000,1800000 (got "${rawSchedule}").`);
+  return {
+    retryScheduleMs,
+    timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', defaults.timeoutMs, 100, 300_000),
+    disableAfterMs: integer(env, 'WEBHOOK_DISABLE_AFTER_MS', defaults.disableAfterMs, 0, 31_536_000_000),
+    allowPrivateNetworks: flag(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
+    allowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'),
+    concurrency: integer(env, 'WEBHOOK_CONCURRENCY', defaults.concurrency, 0, 1_000),
+    pollMs: integer(env, 'WEBHOOK_POLL_MS', defaults.pollMs, 10, 60_000),
+  };
+}
+
 /** DATABASE_POOL_MODE, DATABASE_LISTEN_URL and DATABASE_REPLICA_URL, checked against each other. */
 function scaleOut(env: NodeJS.ProcessEnv): Pick<AppConfig, 'databasePoolMode' | 'databaseListenUrl' | 'databaseReplicaUrl'> {
   const rawMode = env.DATABASE_POOL_MODE;
@@ -296,5 +323,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     importMaxBytes: integer(env, 'IMPORT_MAX_BYTES', DEFAULT_IMPORT_MAX_BYTES, 1, 2_147_483_647),
     rateLimits: rateLimits(env),
     trustedProxies: trustedProxies(env.TRUST_PROXY),
+    webhooks: webhookSettings(env),
   };
 }

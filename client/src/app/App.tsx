@@ -19,6 +19,7 @@ function createRouter() {
         { path: 'sessions/:sessionId', element: <SessionRoute /> },
         { path: 'keys', lazy: async () => ({ Component: (await import('../features/keys/KeysPage')).KeysPage }) },
         { path: 'account', lazy: async () => ({ Component: (await import('../features/lifecycle/AccountPage')).AccountPage }) },
+        { path: 'webhooks', lazy: async () => ({ Component: (await import('../features/webhooks/WebhooksPage')).WebhooksPage }) },
         {
           path: 'continuations/:edgeId',
           // The inspector is a page of its own, opened from a card or a banner: loaded when opened.

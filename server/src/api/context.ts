@@ -10,11 +10,12 @@ import type { ApiKeyService } from '../modules/accounts/api-keys.service';
 import type { ResourceService } from '../modules/resources/resources.service';
 import type { SearchService } from '../modules/search/search.service';
 import type { Viewer } from '../shared/viewer';
+import type { WebhooksContext, WebhookServices } from '../modules/webhooks/webhooks.context';
 import type { AppPubSub } from './pubsub';
 import type { SessionReach } from './session-reach';
 
 /** Every module's services, as the composition root builds them. */
-export interface Services extends ContinuationServices, LifecycleServices {
+export interface Services extends ContinuationServices, LifecycleServices, WebhookServices {
   accounts: AccountService;
   apiKeys: ApiKeyService;
   resources: ResourceService;
@@ -22,7 +23,11 @@ export interface Services extends ContinuationServices, LifecycleServices {
 }
 
 /** An operation's context: what every module's resolvers ask of it. */
-export type Context = AccountsContext & ResourcesContext & SearchContext & ContinuationContext & LifecycleContext & { services: Services; pubSub: AppPubSub; sessionReach: SessionReach };
+export type Context = AccountsContext & ResourcesContext & SearchContext & ContinuationContext & LifecycleContext & WebhooksContext & {
+  services: Services;
+  pubSub: AppPubSub;
+  sessionReach: SessionReach;
+};
 
 function createLoaders(viewer: Viewer, services: Services): Context['loaders'] {
   return {

@@ -9,6 +9,7 @@ import { lifecycleResolvers } from '../modules/lifecycle/lifecycle.module';
 import { plansResolvers } from '../modules/plans/plans.module';
 import { resourcesResolvers } from '../modules/resources/resources.module';
 import { searchResolvers } from '../modules/search/search.module';
+import { webhooksResolvers } from '../modules/webhooks/webhooks.module';
 import { scalarsMap } from '../shared/graphql/scalars';
 import { NodeResolver } from './node.resolver';
 import type { AppPubSub } from './pubsub';
@@ -32,6 +33,7 @@ export async function buildAppSchema(pubSub: AppPubSub): Promise<GraphQLSchema> 
       ...searchResolvers,
       ...continuationResolvers,
       ...lifecycleResolvers,
+      ...webhooksResolvers,
       NodeResolver,
     ],
     scalarsMap,

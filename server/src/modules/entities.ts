@@ -15,6 +15,8 @@ import { SessionEntity } from './conversation/session.entity';
 import { ErasureReceiptEntity } from './lifecycle/erasure/erasure-receipt.entity';
 import { RetentionPolicyEntity } from './lifecycle/retention/retention-policy.entity';
 import { ImportRecordEntity } from './lifecycle/portability/import-record.entity';
+import { WebhookDeliveryEntity } from './webhooks/webhook-delivery.entity';
+import { WebhookEndpointEntity } from './webhooks/webhook-endpoint.entity';
 
 /** Every module's entities, for the database to map. */
 export const entities = [
@@ -35,4 +37,6 @@ export const entities = [
   ErasureReceiptEntity,
   RetentionPolicyEntity,
   ImportRecordEntity,
+  WebhookEndpointEntity,
+  WebhookDeliveryEntity,
 ];

@@ -2,8 +2,8 @@ import { DEFAULT_CONTINUATION_POLICY } from '../../src/modules/continuation/cont
 import { createSession } from '../helpers/continuations';
 import { GraphQLTestClient } from '../helpers/graphql-client';
 import { ModelStandIn, startModelStandIn } from '../helpers/model-stand-in';
-import { agentOnStandIn, converse, omissionNote, showsWholeOrSaysSo, Turn, workingMessage } from '../helpers/pressure-conversation';
-import { runsOf } from '../helpers/runs';
+import { agentOnStandIn, converse, omissionNote, showsWholeOrSaysSo, Turn, userTexts, workingMessage } from '../helpers/pressure-conversation';
+import { eventsOf, runsOf } from '../helpers/runs';
 import { startTestServer, TestServer } from '../helpers/test-server';
 
 jest.setTimeout(600_000);
@@ -108,6 +108,44 @@ describe('a real model that never continues by itself, in an 8,000-token window'
     expect(later.every((turn) => turn.requests.length === 1 && turn.requests[0].forced === null)).toBe(true);
     expect(later.every((turn) => showsWholeOrSaysSo(turn, turn.requests[0]))).toBe(true);
     expect(omissionNote(later[later.length - 1].requests[0])).toMatch(/events 1-\d+ \(\d+ tokens\)/);
+    expect(await failedRuns(client, turns)).toBe(0);
+  });
+});
+
+describe('a fork of a conversation longer than the window', () => {
+  let model: ModelStandIn;
+  let server: TestServer;
+  let client: GraphQLTestClient;
+
+  beforeAll(async () => {
+    model = await startModelStandIn({ contextTokens: 8_000, replyTokens: 60 });
+    server = await startTestServer({ agent: agentOnStandIn(model, 8_000, 0.7) });
+    client = await server.newAccount('forks');
+  });
+  afterAll(async () => {
+    await server.close();
+    await model.close();
+  });
+
+  it("lists the inherited history it leaves out, naming the source session, and never goes over the window", async () => {
+    const source = await createSession(client, 'Tide tables');
+    // ASK keeps the source in one session however long it grows.
+    await client.data('mutation ($s: ID!) { setContinuationApproval(sessionId: $s, approval: ASK) { id } }', { s: source });
+    await converse(client, model, source, messages(32, 1500));
+    const events = await eventsOf(client, source);
+    const { forkSession } = await client.data<{ forkSession: { id: string } }>('mutation ($e: ID!) { forkSession(input: { eventId: $e }) { id } }', {
+      e: events[events.length - 1].id,
+    });
+    const before = model.requests.length;
+    const turns = await converse(client, model, forkSession.id, [workingMessage(1600)]);
+    // The fork's own requests: all of them, or those before its successor's when the runtime continued it.
+    const requests = model.requests.slice(before, turns[0].continuedTo ? -1 : undefined);
+    expect(requests.length).toBeGreaterThanOrEqual(1);
+    for (const request of requests) {
+      expect(request.overContext).toBe(false);
+      expect(omissionNote(request)).toContain(`session ${source}, events 1-`);
+      expect(userTexts(request)).toContain(workingMessage(1600));
+    }
     expect(await failedRuns(client, turns)).toBe(0);
   });
 });

@@ -16,17 +16,6 @@ const contract = existsSync(publishedContractPath) ? readFileSync(publishedContr
  * Resolving an issue removes its lines; the list is empty when the contract is served whole.
  */
 const notServedYet: Record<string, string> = {
-  'WebhookEventType was removed.': '#30 (webhooks)',
-  'WebhookDeliveryStatus was removed.': '#30 (webhooks)',
-  'WebhookEndpoint was removed.': '#30 (webhooks)',
-  'WebhookDelivery was removed.': '#30 (webhooks)',
-  'CreateWebhookEndpointInput was removed.': '#30 (webhooks)',
-  'CreateWebhookEndpointSuccess was removed.': '#30 (webhooks)',
-  'CreateWebhookEndpointResult was removed.': '#30 (webhooks)',
-  'Query.webhookEndpoints was removed.': '#30 (webhooks)',
-  'Mutation.createWebhookEndpoint was removed.': '#30 (webhooks)',
-  'Mutation.deleteWebhookEndpoint was removed.': '#30 (webhooks)',
-  'Mutation.redeliverWebhook was removed.': '#30 (webhooks)',
 };
 
 describe('the public API contract', () => {

@@ -35,7 +35,8 @@ export function testRedisUrl(): string {
 /** The real server on a free port: on the run's PostgreSQL database, or on its own embedded copy. */
 export async function startTestServer(overrides: Partial<AppConfig> = {}): Promise<TestServer> {
   const runsAgent = overrides.agent !== undefined && overrides.agent.provider !== 'none';
-  const { drop, ...database } = runsAgent ? await isolatedServerDatabase() : await testServerDatabase();
+  // Workers claim any queued run or webhook delivery of their database: theirs must be their own.
+  const { drop, ...database } = runsAgent || overrides.webhooks ? await isolatedServerDatabase() : await testServerDatabase();
   // Kept in memory, not printed: a test that injects a fault expects its error lines, and a green
   // run stays quiet. TEST_LOG=1 prints them too.
   const logged: string[] = [];

@@ -16,7 +16,7 @@ import { directUrl } from '../setup/test-database';
 const onPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 
 /** Tables that grow with use: a sequential scan of any of them costs time in proportion to the data. */
-const GROWING_TABLES = ['events', 'sessions', 'continuation_edges', 'projection_manifests', 'runs', 'continuation_proposals', 'attachments', 'attachment_chunks'];
+const GROWING_TABLES = ['events', 'sessions', 'continuation_edges', 'projection_manifests', 'runs', 'continuation_proposals', 'attachments', 'attachment_chunks', 'webhook_endpoints', 'webhook_deliveries'];
 
 interface Statement {
   text: string;
@@ -184,7 +184,7 @@ async function decideProposals(server: TestServer, client: GraphQLTestClient): P
 /**
  * Another account's history, then fresh statistics: 500 origins each continued once, 100 events
  * in every session (100,000 in all), a finished run and a rejected proposal per session, an edge and manifest per pair,
- * and 10,000 attachments of two chunks each.
+ * and 10,000 attachments of two chunks each; 2,000 other accounts with a webhook endpoint each and 50 deliveries made.
  */
 async function seed(databaseUrl: string): Promise<void> {
   const client = new Client({ connectionString: databaseUrl });
@@ -235,6 +235,15 @@ async function seed(databaseUrl: string): Promise<void> {
       chunks AS (INSERT INTO attachment_chunks (blob_id, seq, bytes) SELECT blob, seq, '\\x00'::bytea FROM blobs, generate_series(0, 1) seq)
       INSERT INTO attachments (account_id, cid, name, media_type, byte_size, storage, storage_key, created_at)
       SELECT account.id, encode(sha256(n::text::bytea), 'hex'), 'seeded ' || n, 'text/plain', 2, 'database', blob::text, now() FROM account, blobs`);
+    await client.query(`
+      WITH owners AS (INSERT INTO accounts (name) SELECT 'seeded hooks ' || n FROM generate_series(1, 2000) n RETURNING id),
+      endpoints AS (
+        INSERT INTO webhook_endpoints (id, account_id, url, events, secret, created_at)
+        SELECT gen_random_uuid(), id, 'https://hooks.example.com/', '{MESSAGE_POSTED,RUN_SUCCEEDED}', 'whsec_c2VlZGVk', now() FROM owners
+        RETURNING id, account_id
+      )
+      INSERT INTO webhook_deliveries (id, account_id, endpoint_id, event, body, status, attempts, created_at, delivered_at)
+      SELECT gen_random_uuid(), account_id, id, 'MESSAGE_POSTED', '{}', 'DELIVERED', 1, now(), now() FROM endpoints, generate_series(1, 50)`);
     await client.query('ANALYZE');
   } finally {
     await client.end();

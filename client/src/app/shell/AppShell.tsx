@@ -71,6 +71,7 @@ export function AppShell() {
       { id: 'shortcuts', label: 'Keyboard shortcuts', keywords: 'help keys', shortcut: '?', run: openShortcuts },
       { id: 'account', label: 'Account: retention, import, erasures', keywords: 'settings retention import erasures delete', run: () => void navigate('/account') },
       { id: 'keys', label: 'API keys: create, share, revoke', keywords: 'tokens access scopes revoke share', run: () => void navigate('/keys') },
+      { id: 'webhooks', label: 'Webhooks: endpoints and deliveries', keywords: 'webhooks endpoints deliveries redeliver integrations', run: () => void navigate('/webhooks') },
     ],
     [newConversation, sidebarShown, toggleSidebar, theme, setTheme, openShortcuts, navigate],
   );

@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@apollo/client/react';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { formatCount, formatDateTime } from '../../app/format';
 import { TopBar } from '../../app/shell/TopBar';
 import { useDocumentTitle } from '../../app/useDocumentTitle';
@@ -117,6 +118,12 @@ export function AccountPage() {
               <h2 id="import-heading">Import</h2>
               <p>A bundle exported from a session&apos;s menu (.zip), or a conversation in the OpenAI chat format (.json).</p>
               <ImportButton />
+            </section>
+            <section aria-labelledby="webhooks-heading">
+              <h2 id="webhooks-heading">Webhooks</h2>
+              <p>
+                Systems that are not connected hear of continuations, messages, runs, proposals and erasures through <Link to="/webhooks">webhook endpoints</Link>.
+              </p>
             </section>
             <section aria-labelledby="erasures-heading">
               <h2 id="erasures-heading">Erasures</h2>

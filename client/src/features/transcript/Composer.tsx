@@ -18,22 +18,18 @@ interface ComposerProps {
 }
 
 /**
- * Writes a user message into the session. A continued session takes none: the composer turns
- * into the choice between its current continuation and a new branch, keeping any draft.
+ * A message being written: its text and attachments, and sending it once (the same draft resent
+ * after a network failure cannot post twice), with why it was refused or where the session went.
  */
-export function Composer({ session, currentContinuation, initiation }: ComposerProps) {
-  const sessionId = session.id;
+function useMessageDraft(sessionId: string) {
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<Problem | null>(null);
   // Refused as continued before this view learnt it: where the server says it went.
   const [continuedIn, setContinuedIn] = useState<{ id: string; title: string } | null>(null);
   const { postMessage, posting } = usePostMessage();
   const attached = useAttachmentUploads();
-  const [dropping, setDropping] = useState(false);
   // One id per draft: resending the same draft after a network failure cannot post it twice.
   const { submit: submitOnce, forget } = useIdempotentSubmit();
-  const inputId = useId();
-  const hintId = useId();
 
   function edit(nextText: string) {
     setText(nextText);
@@ -73,6 +69,20 @@ export function Composer({ session, currentContinuation, initiation }: ComposerP
       setProblem({ kind: 'failed', message: caught instanceof Error ? caught.message : String(caught) });
     }
   }
+
+  return { text, problem, continuedIn, posting, attached, edit, attach, detach, send };
+}
+
+/**
+ * Writes a user message into the session. A continued session takes none: the composer turns
+ * into the choice between its current continuation and a new branch, keeping any draft.
+ */
+export function Composer({ session, currentContinuation, initiation }: ComposerProps) {
+  const sessionId = session.id;
+  const { text, problem, continuedIn, posting, attached, edit, attach, detach, send } = useMessageDraft(sessionId);
+  const [dropping, setDropping] = useState(false);
+  const inputId = useId();
+  const hintId = useId();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useCommands, type Command } from '../../app/commands';
 import { useShell } from '../../app/shell/shell-context';
@@ -37,8 +37,6 @@ const CITED_AS: Record<string, string> = { source: 'a cited source', search: 'a 
 export function SessionPage({ sessionId }: { sessionId: string }) {
   const [search] = useSearchParams();
   const location = useLocation();
-  const navigate = useNavigate();
-  const shell = useShell();
   const cited = useMemo(() => citedEventIds(search), [search]);
   const citedRange = useCitedRange(sessionId, cited);
   const transcript = useSessionTranscript(sessionId);
@@ -47,29 +45,14 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const { lineage, error: lineageError } = useSessionLineage(sessionId);
   const agent = useAgentActivity(sessionId, session?.status === 'ACTIVE');
 
-  // Read when a continuation is announced; kept in refs so scrolling does not re-render the page.
-  const atLiveEnd = useRef(cited === null);
-  const liveFailed = useRef(false);
-  useEffect(() => {
-    liveFailed.current = live.error !== undefined;
-  }, [live.error]);
-  const isFollowingTranscript = useCallback(() => atLiveEnd.current && !liveFailed.current, []);
-  const onFollowingChange = useCallback((following: boolean) => {
-    atLiveEnd.current = following;
-  }, []);
+  const { isFollowingTranscript, onFollowingChange } = useFollowingTranscript(cited === null, live.error);
   const follower = useContinuationFollower(sessionId, isFollowingTranscript);
   useProposalUpdates(sessionId);
   const continueAction = useRef<ContinueSessionHandle>(null);
   const openContinueDialog = useCallback(() => continueAction.current?.open(), []);
   useDocumentTitle(session?.title);
 
-  // Page back through the transcript until the cited range's first event is loaded.
-  const firstLoadedSeq = events[0]?.seq;
-  const citedFromSeq = citedRange.status === 'found' ? citedRange.range.fromSeq : null;
-  useEffect(() => {
-    if (citedFromSeq === null || firstLoadedSeq === undefined || firstLoadedSeq <= citedFromSeq) return;
-    if (hasOlder && !loadingOlder && !olderError) void loadOlder();
-  }, [citedFromSeq, firstLoadedSeq, hasOlder, loadingOlder, olderError, loadOlder]);
+  usePageBackToCitedRange(transcript, citedRange);
 
   const latestUserMessage = events.findLast((event) => event.kind === 'USER_MESSAGE');
   // The dialog's default current request; without one there is nothing to continue yet.
@@ -77,6 +60,120 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const continuedFrom = lineage?.continuedFrom ?? null;
   const latestContinuation = lineage?.continuations[0] ?? null;
 
+  useSessionCommands({ sessionId, requestToContinue, openContinueDialog, continuedFrom, latestContinuation });
+  const [sharing, setSharing] = useState(false);
+  const lifecycle = useLifecycleActions(session ?? null, lineage ? lineage.lineageTree.map((node) => node.session.title) : session ? [session.title] : []);
+
+  if (transcript.loading) {
+    return (
+      <p className="page-state" role="status">
+        Loading session…
+      </p>
+    );
+  }
+  if (!session) return <SessionMissing error={transcript.error} />;
+
+  const liveError = live.error ?? follower.error;
+  const lastEvent = events.at(-1);
+
+  return (
+    <div className="session-page">
+      <SessionHeader
+        session={session}
+        lineage={lineage}
+        menu={(close) => (
+          <SessionMenu
+            session={session}
+            close={close}
+            onContinue={requestToContinue ? openContinueDialog : undefined}
+            continuedFromId={continuedFrom?.id}
+            onShare={() => setSharing(true)}
+            lifecycleItems={lifecycle.menu(close)}
+          />
+        )}
+      />
+      {lifecycle.overlay}
+      {sharing && <ShareSessionDialog session={session} onClose={() => setSharing(false)} />}
+      <SessionNotices
+        sessionId={session.id}
+        continuedFrom={continuedFrom}
+        arrivedByFollowing={isFollowedState(location.state) && location.state.followedContinuation === continuedFrom?.id}
+        lineageError={lineage ? undefined : lineageError}
+        follower={follower}
+        liveError={liveError}
+        citedRange={citedRange}
+      />
+      <ProposalFollowContext.Provider value={follower.initiation}>
+        <Transcript
+          events={events}
+          totalCount={session.eventCount}
+          hasOlder={hasOlder}
+          loadingOlder={loadingOlder}
+          olderError={olderError}
+          onLoadOlder={loadOlder}
+          citedRange={citedRange.status === 'found' ? citedRange.range : null}
+          onFollowingChange={onFollowingChange}
+          liveAnswer={
+            session.status === 'ACTIVE' && (
+              <LiveAnswer currentTurn={agent.currentTurn} lastEvent={lastEvent} answeringSeq={latestUserMessage?.seq ?? 0} />
+            )
+          }
+        />
+      </ProposalFollowContext.Provider>
+      <div className="session-footer">
+        {session.status === 'ACTIVE' && <AgentActivity activity={agent} onContinue={requestToContinue ? openContinueDialog : undefined} />}
+        <SessionComposer erased={Boolean(session.erasedAt)} session={session} currentContinuation={lineage?.currentContinuation ?? null} initiation={follower.initiation} />
+      </div>
+      {requestToContinue && (
+        <ContinueSessionDialog ref={continueAction} session={session} latestUserMessage={requestToContinue} initiation={follower.initiation} />
+      )}
+    </div>
+  );
+}
+
+type SessionTranscript = ReturnType<typeof useSessionTranscript>;
+type LoadedSession = NonNullable<SessionTranscript['session']>;
+type SessionLineage = NonNullable<ReturnType<typeof useSessionLineage>['lineage']>;
+
+/** Pages back through the transcript until the cited range's first event is loaded. */
+/**
+ * Whether the reader follows the transcript's live end (and live updates arrive), read when a
+ * continuation is announced; kept in refs so that scrolling does not re-render the page.
+ */
+function useFollowingTranscript(initially: boolean, liveError: Error | undefined) {
+  const atLiveEnd = useRef(initially);
+  const liveFailed = useRef(false);
+  useEffect(() => {
+    liveFailed.current = liveError !== undefined;
+  }, [liveError]);
+  const isFollowingTranscript = useCallback(() => atLiveEnd.current && !liveFailed.current, []);
+  const onFollowingChange = useCallback((following: boolean) => {
+    atLiveEnd.current = following;
+  }, []);
+  return { isFollowingTranscript, onFollowingChange };
+}
+
+function usePageBackToCitedRange({ events, hasOlder, loadingOlder, olderError, loadOlder }: SessionTranscript, citedRange: CitedRange) {
+  const firstLoadedSeq = events[0]?.seq;
+  const citedFromSeq = citedRange.status === 'found' ? citedRange.range.fromSeq : null;
+  useEffect(() => {
+    if (citedFromSeq === null || firstLoadedSeq === undefined || firstLoadedSeq <= citedFromSeq) return;
+    if (hasOlder && !loadingOlder && !olderError) void loadOlder();
+  }, [citedFromSeq, firstLoadedSeq, hasOlder, loadingOlder, olderError, loadOlder]);
+}
+
+interface SessionCommandsInput {
+  sessionId: string;
+  requestToContinue: string | null | undefined;
+  openContinueDialog(): void;
+  continuedFrom: SessionLineage['continuedFrom'];
+  latestContinuation: SessionLineage['continuations'][number] | null;
+}
+
+/** The page's commands in the palette: continue, open either handoff, search the conversation. */
+function useSessionCommands({ sessionId, requestToContinue, openContinueDialog, continuedFrom, latestContinuation }: SessionCommandsInput) {
+  const navigate = useNavigate();
+  const shell = useShell();
   const commands = useMemo<Command[]>(() => {
     const offered: Command[] = [];
     if (requestToContinue) {
@@ -109,140 +206,103 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
     return offered;
   }, [requestToContinue, openContinueDialog, continuedFrom, latestContinuation, navigate, shell, sessionId]);
   useCommands(commands);
-  const [sharing, setSharing] = useState(false);
-  const lifecycle = useLifecycleActions(session ?? null, lineage ? lineage.lineageTree.map((node) => node.session.title) : session ? [session.title] : []);
+}
 
-  if (transcript.loading) {
+/** The composer, or why an erased session takes no more messages. */
+function SessionComposer({ erased, ...props }: Parameters<typeof Composer>[0] & { erased: boolean }) {
+  if (erased) {
     return (
-      <p className="page-state" role="status">
-        Loading session…
+      <p className="notice" role="status">
+        This session was erased: it takes no more messages.
       </p>
     );
   }
-  if (!session) {
-    return (
-      <div className="page">
-        <TopBar>
-          <h1>{transcript.error ? 'The session could not be loaded' : 'Session not found'}</h1>
-        </TopBar>
-        <section className="page-state">
-          <p role={transcript.error ? 'alert' : undefined}>
-            {transcript.error?.message ?? 'It does not exist, or it belongs to another account.'}
-          </p>
-          <Link to="/">Start a new conversation</Link>
-        </section>
-      </div>
-    );
-  }
+  return <Composer {...props} />;
+}
 
-  const liveError = live.error ?? follower.error;
-  const lastEvent = events.at(-1);
-
+function SessionMissing({ error }: { error: SessionTranscript['error'] }) {
   return (
-    <div className="session-page">
-      <SessionHeader
-        session={session}
-        lineage={lineage}
-        menu={(close) => (
-          <>
-            {session.status === 'ACTIVE' && <ApprovalToggle sessionId={session.id} approval={session.continuationApproval} />}
-            {requestToContinue && (
-              <button
-                type="button"
-                className="menu-item"
-                onClick={() => {
-                  close();
-                  openContinueDialog();
-                }}
-              >
-                Continue in new session
-              </button>
-            )}
-            {shell && (
-              <button
-                type="button"
-                className="menu-item"
-                onClick={() => {
-                  close();
-                  shell.openPalette({ scope: 'LINEAGE', sessionId: session.id });
-                }}
-              >
-                Search this conversation
-              </button>
-            )}
-            {continuedFrom && (
-              <Link className="menu-item" to={`/continuations/${continuedFrom.id}`} onClick={close}>
-                View the handoff it started from
-              </Link>
-            )}
-            <button
-              type="button"
-              className="menu-item"
-              onClick={() => {
-                close();
-                setSharing(true);
-              }}
-            >
-              Share read-only link…
-            </button>
-            {lifecycle.menu(close)}
-          </>
-        )}
-      />
-      {lifecycle.overlay}
-      {sharing && <ShareSessionDialog session={session} onClose={() => setSharing(false)} />}
-      <div className="session-notices">
-        {continuedFrom && (
-          <SuccessorBanner
-            edge={continuedFrom}
-            arrivedByFollowing={isFollowedState(location.state) && location.state.followedContinuation === continuedFrom.id}
-          />
-        )}
-        {lineageError && !lineage && (
-          <p className="notice notice-warning" role="status">
-            Where this session came from and went could not be loaded ({lineageError.message}).
-          </p>
-        )}
-        {follower.continuedElsewhere && (
-          <ContinuationNotice continuation={follower.continuedElsewhere} onDismiss={follower.dismissContinuedElsewhere} />
-        )}
-        {liveError && (
-          <p className="notice notice-warning" role="status">
-            Live updates are paused ({liveError.message}). Reload to catch up.
-          </p>
-        )}
-        <CitedRangeNotice sessionId={session.id} citedRange={citedRange} />
-      </div>
-      <ProposalFollowContext.Provider value={follower.initiation}>
-        <Transcript
-          events={events}
-          totalCount={session.eventCount}
-          hasOlder={hasOlder}
-          loadingOlder={loadingOlder}
-          olderError={olderError}
-          onLoadOlder={loadOlder}
-          citedRange={citedRange.status === 'found' ? citedRange.range : null}
-          onFollowingChange={onFollowingChange}
-          liveAnswer={
-            session.status === 'ACTIVE' && (
-              <LiveAnswer currentTurn={agent.currentTurn} lastEvent={lastEvent} answeringSeq={latestUserMessage?.seq ?? 0} />
-            )
-          }
-        />
-      </ProposalFollowContext.Provider>
-      <div className="session-footer">
-        {session.status === 'ACTIVE' && <AgentActivity activity={agent} onContinue={requestToContinue ? openContinueDialog : undefined} />}
-        {session.erasedAt ? (
-          <p className="notice" role="status">
-            This session was erased: it takes no more messages.
-          </p>
-        ) : (
-          <Composer session={session} currentContinuation={lineage?.currentContinuation ?? null} initiation={follower.initiation} />
-        )}
-      </div>
-      {requestToContinue && (
-        <ContinueSessionDialog ref={continueAction} session={session} latestUserMessage={requestToContinue} initiation={follower.initiation} />
+    <div className="page">
+      <TopBar>
+        <h1>{error ? 'The session could not be loaded' : 'Session not found'}</h1>
+      </TopBar>
+      <section className="page-state">
+        <p role={error ? 'alert' : undefined}>{error?.message ?? 'It does not exist, or it belongs to another account.'}</p>
+        <Link to="/">Start a new conversation</Link>
+      </section>
+    </div>
+  );
+}
+
+interface SessionMenuProps {
+  session: LoadedSession;
+  close(): void;
+  onContinue?: () => void;
+  continuedFromId?: string;
+  onShare(): void;
+  lifecycleItems: ReactNode;
+}
+
+/** The header's one menu: approval, continue, search, the handoff, share, export and delete. */
+function SessionMenu({ session, close, onContinue, continuedFromId, onShare, lifecycleItems }: SessionMenuProps) {
+  const shell = useShell();
+  const closeThen = (action: () => void) => () => {
+    close();
+    action();
+  };
+  return (
+    <>
+      {session.status === 'ACTIVE' && <ApprovalToggle sessionId={session.id} approval={session.continuationApproval} />}
+      {onContinue && (
+        <button type="button" className="menu-item" onClick={closeThen(onContinue)}>
+          Continue in new session
+        </button>
       )}
+      {shell && (
+        <button type="button" className="menu-item" onClick={closeThen(() => shell.openPalette({ scope: 'LINEAGE', sessionId: session.id }))}>
+          Search this conversation
+        </button>
+      )}
+      {continuedFromId && (
+        <Link className="menu-item" to={`/continuations/${continuedFromId}`} onClick={close}>
+          View the handoff it started from
+        </Link>
+      )}
+      <button type="button" className="menu-item" onClick={closeThen(onShare)}>
+        Share read-only link…
+      </button>
+      {lifecycleItems}
+    </>
+  );
+}
+
+interface SessionNoticesProps {
+  sessionId: string;
+  continuedFrom: SessionLineage['continuedFrom'];
+  arrivedByFollowing: boolean;
+  lineageError: Error | undefined;
+  follower: ReturnType<typeof useContinuationFollower>;
+  liveError: Error | undefined;
+  citedRange: CitedRange;
+}
+
+/** Above the transcript: where the session came from, where it went, and what is not live or not found. */
+function SessionNotices({ sessionId, continuedFrom, arrivedByFollowing, lineageError, follower, liveError, citedRange }: SessionNoticesProps) {
+  return (
+    <div className="session-notices">
+      {continuedFrom && <SuccessorBanner edge={continuedFrom} arrivedByFollowing={arrivedByFollowing} />}
+      {lineageError && (
+        <p className="notice notice-warning" role="status">
+          Where this session came from and went could not be loaded ({lineageError.message}).
+        </p>
+      )}
+      {follower.continuedElsewhere && <ContinuationNotice continuation={follower.continuedElsewhere} onDismiss={follower.dismissContinuedElsewhere} />}
+      {liveError && (
+        <p className="notice notice-warning" role="status">
+          Live updates are paused ({liveError.message}). Reload to catch up.
+        </p>
+      )}
+      <CitedRangeNotice sessionId={sessionId} citedRange={citedRange} />
     </div>
   );
 }

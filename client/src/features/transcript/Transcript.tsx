@@ -1,5 +1,5 @@
 import { measureElement, observeElementRect, useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import type { TranscriptEventFragment } from '../../gql/graphql';
 import type { CitedVia, SeqRange } from './cited-range';
 import { AUTHOR_BY_KIND } from './event-authors';
@@ -56,32 +56,21 @@ function isCited(seq: number, range: SeqRange | null): boolean {
 }
 
 /**
- * The transcript, oldest first, virtualised: only the events near the view are in the page, so
- * a transcript of thousands scrolls as lightly as one of ten. It opens at its end; scrolling to
- * the top loads the previous page and keeps the reader's place (the list is anchored to its
- * end). New events and the answer being written scroll into view only while the reader is at
- * the bottom. A cited range is scrolled to and focused once it is loaded, and the reader is then
- * no longer following.
+ * Whether the reader follows the live end, and what keeps the end in view while they do: the end
+ * stays in view whatever changes size (events measured, an answer growing, the footer below
+ * taking more room), and the list's place within the scroller (below the "Load earlier" button)
+ * is measured for the virtualiser. Content changing size moves the scroll by itself; only the
+ * reader's own scrolling up, by wheel, touch, keys or the scrollbar, leaves the end. Reaching the
+ * end again resumes following.
  */
-export function Transcript({
-  events,
-  totalCount,
-  hasOlder,
-  loadingOlder,
-  olderError,
-  onLoadOlder,
-  citedRange,
-  onFollowingChange,
-  liveAnswer,
-}: TranscriptProps) {
-  const scrollerRef = useRef<HTMLDivElement>(null);
-  const contentRef = useRef<HTMLDivElement>(null);
-  const startRef = useRef<HTMLDivElement>(null);
-  const listRef = useRef<HTMLOListElement>(null);
-  const following = useRef(citedRange === null);
-  const shownRange = useRef<string | null>(null);
+function useFollowingLiveEnd(
+  refs: { scroller: RefObject<HTMLDivElement | null>; content: RefObject<HTMLDivElement | null>; start: RefObject<HTMLDivElement | null>; list: RefObject<HTMLOListElement | null> },
+  initiallyFollowing: boolean,
+  onFollowingChange: (following: boolean) => void,
+  lastId: string | undefined,
+) {
+  const following = useRef(initiallyFollowing);
   const [listOffset, setListOffset] = useState(0);
-
   const setFollowing = useCallback(
     (next: boolean) => {
       if (following.current !== next) onFollowingChange(next);
@@ -89,28 +78,12 @@ export function Transcript({
     },
     [onFollowingChange],
   );
-
-  const virtualizer = useVirtualizer({
-    count: events.length,
-    getScrollElement: () => scrollerRef.current,
-    estimateSize: () => ESTIMATED_EVENT_HEIGHT,
-    getItemKey: (index) => events[index].id,
-    // Older pages arrive above: the event in view stays where it is.
-    anchorTo: 'end',
-    overscan: OVERSCAN,
-    scrollMargin: listOffset,
-    observeElementRect: observeLaidOutRect,
-    measureElement: measureLaidOut,
-  });
-
+  const { scroller: scrollerRef, content: contentRef, start: startRef, list: listRef } = refs;
   const toBottom = useCallback(() => {
     const scroller = scrollerRef.current;
     if (scroller) scroller.scrollTop = scroller.scrollHeight;
-  }, []);
+  }, [scrollerRef]);
 
-  // Whatever changes size (events measured, an answer growing, the footer below the transcript
-  // taking more room), the end stays in view while the reader follows it; the list's place
-  // within the scroller (below the "Load earlier" button) is measured for the virtualiser.
   useEffect(() => {
     const scroller = scrollerRef.current;
     const content = contentRef.current;
@@ -123,14 +96,38 @@ export function Transcript({
     observer.observe(content);
     if (startRef.current) observer.observe(startRef.current);
     return () => observer.disconnect();
-  }, [toBottom]);
+  }, [toBottom, scrollerRef, contentRef, startRef, listRef]);
 
-  const lastId = events.at(-1)?.id;
   useLayoutEffect(() => {
     if (following.current) toBottom();
   }, [lastId, toBottom]);
 
-  // Once the first cited event is loaded: bring it into view and move focus there, once per range.
+  const lastScrollTop = useRef(0);
+  const lastGesture = useRef(-Infinity);
+  const noteGesture = () => {
+    lastGesture.current = performance.now();
+  };
+  function recordScroll() {
+    const scroller = scrollerRef.current;
+    if (!scroller) return;
+    const distanceToBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
+    const scrolledUp = scroller.scrollTop < lastScrollTop.current;
+    lastScrollTop.current = scroller.scrollTop;
+    if (distanceToBottom <= FOLLOW_THRESHOLD) setFollowing(true);
+    else if (scrolledUp && performance.now() - lastGesture.current < GESTURE_MS) setFollowing(false);
+  }
+  return { listOffset, setFollowing, noteGesture, recordScroll };
+}
+
+/** Once the first cited event is loaded: brings it into view and moves focus there, once per range. */
+function useScrollToCitedRange(
+  scrollerRef: RefObject<HTMLDivElement | null>,
+  virtualizer: Virtualizer<HTMLDivElement, Element>,
+  events: TranscriptEventFragment[],
+  citedRange: SeqRange | null,
+  setFollowing: (following: boolean) => void,
+) {
+  const shownRange = useRef<string | null>(null);
   const rangeKey = citedRange && `${citedRange.fromSeq}-${citedRange.toSeq}`;
   const fromSeq = citedRange?.fromSeq;
   const citedIndex = fromSeq === undefined ? -1 : events.findIndex((event) => event.seq === fromSeq);
@@ -156,10 +153,16 @@ export function Transcript({
     };
     focusWhenShown();
     return () => cancelAnimationFrame(frame);
-  }, [rangeKey, citedIndex, fromSeq, setFollowing, virtualizer]);
+  }, [rangeKey, citedIndex, fromSeq, setFollowing, virtualizer, scrollerRef]);
+}
 
-  // Re-observed after every page, so a page too short to fill the view loads the next one too.
-  const firstSeq = events[0]?.seq;
+/** Loads the previous page when the start comes into view; re-observed after every page, so a page too short to fill the view loads the next one too. */
+function useLoadOlderAtStart(
+  scrollerRef: RefObject<HTMLDivElement | null>,
+  startRef: RefObject<HTMLDivElement | null>,
+  { hasOlder, loadingOlder, olderError, onLoadOlder }: Pick<TranscriptProps, 'hasOlder' | 'loadingOlder' | 'olderError' | 'onLoadOlder'>,
+  firstSeq: number | undefined,
+) {
   useEffect(() => {
     const scroller = scrollerRef.current;
     const start = startRef.current;
@@ -173,25 +176,65 @@ export function Transcript({
     );
     observer.observe(start);
     return () => observer.disconnect();
-  }, [hasOlder, loadingOlder, olderError, firstSeq, onLoadOlder]);
+  }, [hasOlder, loadingOlder, olderError, firstSeq, onLoadOlder, scrollerRef, startRef]);
+}
 
-  // Content changes size by itself (events measured, an answer streaming and then landing) and
-  // moves the scroll with it; only the reader's own scrolling up, by wheel, touch, keys or the
-  // scrollbar, leaves the end. Reaching the end again, however, resumes following.
-  const lastScrollTop = useRef(0);
-  const lastGesture = useRef(-Infinity);
-  const noteGesture = () => {
-    lastGesture.current = performance.now();
-  };
-  function recordScroll() {
-    const scroller = scrollerRef.current;
-    if (!scroller) return;
-    const distanceToBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight;
-    const scrolledUp = scroller.scrollTop < lastScrollTop.current;
-    lastScrollTop.current = scroller.scrollTop;
-    if (distanceToBottom <= FOLLOW_THRESHOLD) setFollowing(true);
-    else if (scrolledUp && performance.now() - lastGesture.current < GESTURE_MS) setFollowing(false);
-  }
+/** Above the first event: the button loading earlier messages, or where the session starts. */
+function TranscriptStart({ hasOlder, loadingOlder, olderError, onLoadOlder, empty }: Pick<TranscriptProps, 'hasOlder' | 'loadingOlder' | 'olderError' | 'onLoadOlder'> & { empty: boolean }) {
+  return (
+    <>
+      {hasOlder ? (
+        <button type="button" className="button button-quiet" onClick={onLoadOlder} disabled={loadingOlder}>
+          {loadingOlder ? 'Loading earlier messages…' : 'Load earlier messages'}
+        </button>
+      ) : (
+        !empty && <p className="hint">Start of the session</p>
+      )}
+      {olderError && (
+        <p className="notice notice-error" role="alert">
+          Earlier messages could not be loaded: {olderError.message}
+        </p>
+      )}
+      {empty && <p className="empty-state">No messages yet. Write the first one below.</p>}
+    </>
+  );
+}
+
+/**
+ * The transcript, oldest first, virtualised: only the events near the view are in the page, so
+ * a transcript of thousands scrolls as lightly as one of ten. It opens at its end; scrolling to
+ * the top loads the previous page and keeps the reader's place (the list is anchored to its
+ * end). New events and the answer being written scroll into view only while the reader is at
+ * the bottom. A cited range is scrolled to and focused once it is loaded, and the reader is then
+ * no longer following.
+ */
+export function Transcript(props: TranscriptProps) {
+  const { events, totalCount, citedRange, onFollowingChange, liveAnswer } = props;
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const contentRef = useRef<HTMLDivElement>(null);
+  const startRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLOListElement>(null);
+  const { listOffset, setFollowing, noteGesture, recordScroll } = useFollowingLiveEnd(
+    { scroller: scrollerRef, content: contentRef, start: startRef, list: listRef },
+    citedRange === null,
+    onFollowingChange,
+    events.at(-1)?.id,
+  );
+
+  const virtualizer = useVirtualizer({
+    count: events.length,
+    getScrollElement: () => scrollerRef.current,
+    estimateSize: () => ESTIMATED_EVENT_HEIGHT,
+    getItemKey: (index) => events[index].id,
+    // Older pages arrive above: the event in view stays where it is.
+    anchorTo: 'end',
+    overscan: OVERSCAN,
+    scrollMargin: listOffset,
+    observeElementRect: observeLaidOutRect,
+    measureElement: measureLaidOut,
+  });
+  useScrollToCitedRange(scrollerRef, virtualizer, events, citedRange, setFollowing);
+  useLoadOlderAtStart(scrollerRef, startRef, props, events[0]?.seq);
 
   const announcement = useNewEventAnnouncement(events);
   const items = virtualizer.getVirtualItems();
@@ -212,19 +255,7 @@ export function Transcript({
     >
       <div className="transcript-content" ref={contentRef}>
         <div ref={startRef} className="transcript-start">
-          {hasOlder ? (
-            <button type="button" className="button button-quiet" onClick={onLoadOlder} disabled={loadingOlder}>
-              {loadingOlder ? 'Loading earlier messages…' : 'Load earlier messages'}
-            </button>
-          ) : (
-            events.length > 0 && <p className="hint">Start of the session</p>
-          )}
-          {olderError && (
-            <p className="notice notice-error" role="alert">
-              Earlier messages could not be loaded: {olderError.message}
-            </p>
-          )}
-          {events.length === 0 && <p className="empty-state">No messages yet. Write the first one below.</p>}
+          <TranscriptStart {...props} empty={events.length === 0} />
         </div>
         {/*
           The log wraps the list, so the list keeps its own role and its items stay list items. It

@@ -3,6 +3,8 @@ import { ProposalStatus } from './proposals';
 import { ContinuationProposalEntity } from './continuation-proposal.entity';
 import { preparedQuery } from '../../platform/db/prepared';
 import { columnList, entityFromRow, returnedRows } from '../../platform/db/rows';
+import { enqueueWebhooks } from '../webhooks/webhook.repository';
+import { proposalDecided } from './webhook-events';
 
 // The partial indexes hold PENDING proposals only: a statement names the status as a literal, so
 // that its generic plan, made without the values, can still use them.
@@ -35,12 +37,15 @@ export async function supersedePending(manager: EntityManager, sessionId: string
      RETURNING ${columnList(manager, ContinuationProposalEntity)}`,
     [now, sessionId],
   ));
-  return rows.map((row) => entityFromRow(manager, ContinuationProposalEntity, row));
+  const superseded = rows.map((row) => entityFromRow(manager, ContinuationProposalEntity, row));
+  await enqueueWebhooks(manager, superseded.map(proposalDecided));
+  return superseded;
 }
 
 /**
  * Marks EXPIRED the pending proposal that is longest past its time (by the database's clock), if
  * any: one at a time, as runs are claimed, so that the statement is a probe of the primary key.
+ * Call it in a transaction: its webhook goes to the outbox with it.
  */
 export async function expireNextDue(manager: EntityManager): Promise<ContinuationProposalEntity | null> {
   const rows = returnedRows(
@@ -53,7 +58,10 @@ export async function expireNextDue(manager: EntityManager): Promise<Continuatio
       [ProposalStatus.EXPIRED],
     ),
   );
-  return rows.length ? entityFromRow(manager, ContinuationProposalEntity, rows[0]) : null;
+  if (!rows.length) return null;
+  const expired = entityFromRow(manager, ContinuationProposalEntity, rows[0]);
+  await enqueueWebhooks(manager, [proposalDecided(expired)]);
+  return expired;
 }
 
 /** When the soonest pending proposal expires; null when none is pending. */

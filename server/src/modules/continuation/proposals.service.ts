@@ -22,6 +22,8 @@ import { ContinuationResult, ContinuationService } from './continuations.service
 import { Refused, refuse, refuseWith } from './steps/refusal';
 import { ContinuationNotifier } from './notifications';
 import { Viewer } from '../../shared/viewer';
+import { enqueueWebhooks } from '../webhooks/webhook.repository';
+import { proposalCreated, proposalDecided } from './webhook-events';
 
 export interface ApprovalSettings {
   /** The approval mode of a new session that names none. */
@@ -122,6 +124,7 @@ export class ProposalService {
           decidedAt: null,
         });
         await manager.insert(ContinuationProposalEntity, proposal);
+        await enqueueWebhooks(manager, [proposalCreated(proposal)]);
         const note: EventDraft = { kind: EventKind.SYSTEM, text: proposedText(request.title), data: { role: 'continuation_proposal', proposalId: proposal.id } };
         const events = await appendEvents(
           manager,
@@ -206,6 +209,7 @@ export class ProposalService {
         const now = new Date();
         Object.assign(proposal, { status: ProposalStatus.REJECTED, note: given, decidedAt: now });
         await manager.update(ContinuationProposalEntity, { id: proposal.id }, { status: proposal.status, note: given, decidedAt: now });
+        await enqueueWebhooks(manager, [proposalDecided(proposal)]);
         // A session continued meanwhile takes no more events: the rejection is only recorded.
         if (session.status !== SessionStatus.ACTIVE) return { proposal, events: [], run: null };
         const events = await appendEvents(manager, session, [
@@ -284,7 +288,7 @@ export class ProposalService {
     let next: Date | null = null;
     try {
       const expired: ContinuationProposalEntity[] = [];
-      for (let proposal = await expireNextDue(this.dataSource.manager); proposal; proposal = await this.nextDue(expired.length)) {
+      for (let proposal = await this.expireNextDue(); proposal; proposal = await this.nextDue(expired.length)) {
         expired.push(proposal);
       }
       if (expired.length) this.notifier.proposalsChanged(expired);
@@ -298,6 +302,10 @@ export class ProposalService {
 
   /** The next proposal past its time, while this sweep has room for it. */
   private nextDue(swept: number): Promise<ContinuationProposalEntity | null> {
-    return swept < SWEEP_BATCH ? expireNextDue(this.dataSource.manager) : Promise.resolve(null);
+    return swept < SWEEP_BATCH ? this.expireNextDue() : Promise.resolve(null);
+  }
+
+  private expireNextDue(): Promise<ContinuationProposalEntity | null> {
+    return this.dataSource.transaction((manager) => expireNextDue(manager));
   }
 }

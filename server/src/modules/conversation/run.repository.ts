@@ -3,6 +3,8 @@ import { EntityManager } from 'typeorm';
 import { RunKind, RunStatus } from './runs';
 import { RunEntity } from './run.entity';
 import { entityFromRow, returnedRows } from '../../platform/db/rows';
+import { enqueueWebhooks } from '../webhooks/webhook.repository';
+import { runEnded } from './webhook-events';
 
 export interface NewRun {
   accountId: string;
@@ -104,7 +106,8 @@ export async function lockLeasedRun(manager: EntityManager, lease: Lease): Promi
 
 /**
  * Settles a leased run (locked with {@link lockLeasedRun}) and releases its lease. A cancelled run
- * stays CANCELLED whatever the worker reached. `output` is the whole answer, when there is one.
+ * stays CANCELLED whatever the worker reached (its end was announced when it was cancelled).
+ * `output` is the whole answer, when there is one.
  */
 export async function settleRun(
   manager: EntityManager,
@@ -123,7 +126,9 @@ export async function settleRun(
       [run.id, status, error, output ?? null],
     ),
   );
-  return entityFromRow(manager, RunEntity, rows[0]);
+  const settled = entityFromRow(manager, RunEntity, rows[0]);
+  if (run.status !== RunStatus.CANCELLED) await enqueueWebhooks(manager, runEnded(settled));
+  return settled;
 }
 
 /** Appends a batch of the answer to a leased run's output; false when the lease is lost. */
@@ -153,7 +158,9 @@ export async function cancelRunRow(manager: EntityManager, run: RunEntity): Prom
       [run.id],
     ),
   );
-  return entityFromRow(manager, RunEntity, rows[0]);
+  const cancelled = entityFromRow(manager, RunEntity, rows[0]);
+  await enqueueWebhooks(manager, runEnded(cancelled));
+  return cancelled;
 }
 
 /** Gives a leased run back to the queue (its worker is stopping), so another worker takes it at once. */

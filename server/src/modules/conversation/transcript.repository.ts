@@ -9,6 +9,8 @@ import { SessionEntity } from './session.entity';
 import { preparedQuery } from '../../platform/db/prepared';
 import { columnList, entityFromRow } from '../../platform/db/rows';
 import { WriteTransaction } from '../../platform/db/write-transaction';
+import { enqueueWebhooks } from '../webhooks/webhook.repository';
+import { messagesPosted } from './webhook-events';
 
 /** What a caller supplies to append one event; seq, hash, token count and time are assigned here. */
 export interface EventDraft {
@@ -135,7 +137,7 @@ export function chainEvents(session: SessionEntity, drafts: EventDraft[]) {
 /**
  * Appends events to a session locked with {@link lockSession} in the same transaction, and
  * advances the session's running totals, applying `changes` to the session in the same update.
- * Returns the stored events in order.
+ * Returns the stored events in order. Messages among them are announced through the webhook outbox.
  */
 export async function appendEvents(
   manager: EntityManager,
@@ -146,6 +148,7 @@ export async function appendEvents(
   const { events, totals } = chainEvents(session, drafts);
   await manager.insert(EventEntity, events);
   await manager.update(SessionEntity, { id: session.id }, { ...totals, ...changes });
+  await enqueueWebhooks(manager, messagesPosted(events));
   Object.assign(session, totals, changes);
   return events;
 }

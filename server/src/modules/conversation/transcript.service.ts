@@ -16,6 +16,8 @@ import { CombinedStatement } from '../../platform/db/statement';
 import { inWriteTransaction } from '../../platform/db/write-transaction';
 import { HistoryReads, primaryReads } from '../../platform/db/history-reads';
 import { queuedRun } from './run.repository';
+import { withWebhooks } from '../webhooks/webhook.repository';
+import { messagesPosted } from './webhook-events';
 import { RunKind } from './runs';
 import { ConversationNotifier } from './notifications';
 import { alignOne } from '../../shared/batch';
@@ -106,9 +108,8 @@ export class TranscriptService {
       const run = this.startsTurns
         ? queuedRun({ accountId: session.accountId, sessionId: session.id, kind: RunKind.TURN, triggerEventId: event.id }, event.createdAt)
         : null;
-      await new CombinedStatement(transaction.manager)
-        .insert(EventEntity, [event])
-        .insert(RunEntity, run ? [run] : [])
+      const statement = new CombinedStatement(transaction.manager).insert(EventEntity, [event]).insert(RunEntity, run ? [run] : []);
+      await withWebhooks(statement, messagesPosted([event]))
         .raw('UPDATE sessions SET event_count = $1, token_count = $2, last_event_hash = $3 WHERE id = $4', [
           totals.eventCount,
           totals.tokenCount,

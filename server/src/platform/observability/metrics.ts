@@ -86,6 +86,29 @@ export const metrics = {
     labelNames: ['on'] as const,
     registers,
   }),
+  webhookDeliveries: new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook deliveries that ended, by outcome: delivered (a 2xx answer) or failed (every retry spent).',
+    labelNames: ['outcome'] as const,
+    registers,
+  }),
+  webhookAttempts: new Histogram({
+    name: 'webhook_attempt_duration_seconds',
+    help: 'Webhook POSTs by outcome (delivered, error_status for a non-2xx answer, network_error for none), with their duration.',
+    labelNames: ['outcome'] as const,
+    buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers,
+  }),
+  webhookQueueAge: new Gauge({
+    name: 'webhook_queue_age_seconds',
+    help: 'How long the oldest delivery claimed by the latest look at the queue had been due: 0 when the queue keeps up.',
+    registers,
+  }),
+  webhookEndpointsDisabled: new Counter({
+    name: 'webhook_endpoints_disabled_total',
+    help: 'Webhook endpoints disabled after failing for too long.',
+    registers,
+  }),
   databasePool: new Gauge({
     name: 'database_pool_connections',
     help: 'Database connections by state: total, idle, and clients waiting for one.',

@@ -17,6 +17,9 @@ import { nextPlanRevision } from '../../plans/plan.repository';
 import { queuedRun } from '../../conversation/run.repository';
 import { chainEvents } from '../../conversation/transcript.repository';
 import { CombinedStatement } from '../../../platform/db/statement';
+import { withWebhooks } from '../../webhooks/webhook.repository';
+import { messagesPosted } from '../../conversation/webhook-events';
+import { proposalDecided, sessionContinued } from '../webhook-events';
 import { WriteTransaction } from '../../../platform/db/write-transaction';
 import { Viewer } from '../../../shared/viewer';
 import { checkRateLimits } from './checks';
@@ -132,7 +135,10 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
       write.approving.proposalId,
     ]);
   }
-  await statement.commitIn(transaction);
+  const decided = write.approving
+    ? [proposalDecided({ id: write.approving.proposalId, accountId: viewer.accountId, sessionId: predecessor.id, status: ProposalStatus.APPROVED, edgeId, decidedAt: now })]
+    : [];
+  await withWebhooks(statement, [sessionContinued(edge), ...messagesPosted(successorEvents), ...decided]).commitIn(transaction);
   Object.assign(predecessor, carded.totals, { status: SessionStatus.CONTINUED });
   const movedRuns = snapshot.activeRuns
     .filter((pending) => transferred.pendingRunIds.includes(pending.id))

@@ -1,6 +1,10 @@
 import { EntityManager } from 'typeorm';
 import { RunEntity } from '../../conversation/run.entity';
 import { entityFromRow, returnedRows } from '../../../platform/db/rows';
+import { runEnded } from '../../conversation/webhook-events';
+import { proposalDecided } from '../../continuation/webhook-events';
+import type { ContinuationProposalEntity } from '../../continuation/continuation-proposal.entity';
+import { enqueueWebhooks } from '../../webhooks/webhook.repository';
 import { ERASED_CARD_KEYS, ERASED_SESSION_TITLE } from './erasure';
 
 /** What one erasure covers: whole sessions, and single events elsewhere (a redacted event, replays of erased messages). */
@@ -146,7 +150,7 @@ export async function erasePlans(manager: EntityManager, accountId: string, sess
  * Stops the runs of whole sessions (those reporting to them and those working in them): queued
  * and running ones become CANCELLED and lose their lease, so a worker still executing one finds
  * its lease gone and writes nothing more; every run's produced output goes. Returns the runs
- * whose status or lease changed, to announce.
+ * whose status or lease changed, to announce; those it cancelled go to the webhook outbox.
  */
 export async function stopRuns(manager: EntityManager, accountId: string, sessionIds: string[]): Promise<RunEntity[]> {
   const rows = returnedRows(
@@ -160,10 +164,13 @@ export async function stopRuns(manager: EntityManager, accountId: string, sessio
               finished_at = CASE WHEN runs.status IN ('QUEUED', 'RUNNING') THEN now() ELSE runs.finished_at END,
               output = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = now()
        FROM before WHERE runs.id = before.id
-       RETURNING runs.*, (before.status IN ('QUEUED', 'RUNNING') OR before.lease_owner IS NOT NULL) AS stopped`,
+       RETURNING runs.*, (before.status IN ('QUEUED', 'RUNNING') OR before.lease_owner IS NOT NULL) AS stopped,
+                 before.status IN ('QUEUED', 'RUNNING') AS cancelled_now`,
       [accountId, sessionIds],
     ),
   );
+  const cancelled = rows.filter((row) => row.cancelled_now).map((row) => entityFromRow(manager, RunEntity, row));
+  await enqueueWebhooks(manager, cancelled.flatMap(runEnded));
   return rows.filter((row) => row.stopped).map((row) => entityFromRow(manager, RunEntity, row));
 }
 
@@ -179,8 +186,17 @@ export async function forgetTurnOutput(manager: EntityManager, eventId: string):
   );
 }
 
-/** Erases the drafts of whole sessions' continuation proposals; a pending one is rejected, since its source is gone. */
+/**
+ * Erases the drafts of whole sessions' continuation proposals; a pending one is rejected, since its
+ * source is gone, and its decision goes to the webhook outbox.
+ */
 export async function eraseProposals(manager: EntityManager, accountId: string, sessionIds: string[], now: Date): Promise<void> {
+  const rejected: Pick<ContinuationProposalEntity, 'id' | 'sessionId' | 'status' | 'edgeId'>[] = await manager.query(
+    `SELECT id, session_id AS "sessionId", 'REJECTED' AS status, edge_id AS "edgeId" FROM continuation_proposals
+     WHERE account_id = $1 AND session_id = ANY($2::uuid[]) AND status = 'PENDING'`,
+    [accountId, sessionIds],
+  );
+  await enqueueWebhooks(manager, rejected.map((proposal) => proposalDecided({ ...proposal, accountId, decidedAt: now })));
   await manager.query(
     `UPDATE continuation_proposals
      SET draft = draft || jsonb_build_object('title', '', 'description', NULL, 'handoff', $4::jsonb, 'sources', ${emptied("draft->'sources'", 'relevance')}),

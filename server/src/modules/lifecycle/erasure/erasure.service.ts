@@ -11,7 +11,8 @@ import type { ConversationNotifier } from '../../conversation/notifications';
 import type { RunEntity } from '../../conversation/run.entity';
 import { SessionEntity } from '../../conversation/session.entity';
 import { forgetSessionTerms, recountTermsWithout } from '../../search/search-terms.repository';
-import { ErasureActor, ErasureScope, validateErasureReason } from './erasure';
+import { ErasureActor, ErasureScope, sessionErased, validateErasureReason } from './erasure';
+import { enqueueWebhooks } from '../../webhooks/webhook.repository';
 import { ErasureReceiptEntity } from './erasure-receipt.entity';
 import {
   ErasureTargets,
@@ -169,7 +170,7 @@ export class ErasureService {
       erasedAt: now,
     });
     await manager.insert(ErasureReceiptEntity, receipt);
-    // The `session.erased` webhook's outbox row belongs here, written with the receipt in this transaction.
+    await enqueueWebhooks(manager, [sessionErased(receipt)]);
     return { receipt, stoppedRuns, deletedAttachments };
   }
 

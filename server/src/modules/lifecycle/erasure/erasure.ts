@@ -1,4 +1,5 @@
 import { ErrorDetail } from '../../../shared/errors';
+import { WebhookEvent, WebhookEventType } from '../../webhooks/webhooks';
 
 /** What an erasure covers: one session, its whole lineage, or (redactEvent) one event. */
 export const ErasureScope = { SESSION: 'SESSION', LINEAGE: 'LINEAGE', EVENT: 'EVENT' } as const;
@@ -39,4 +40,23 @@ export interface ErasureReceiptRecord {
   /** The account's name for a person's erasure; "retention policy" for the sweep's. */
   requestedBy: string;
   erasedAt: Date;
+}
+
+/** `session.erased` for an erasure: its receipt's ids and counts, never its reason or the content. */
+export function sessionErased(receipt: ErasureReceiptRecord): WebhookEvent {
+  return {
+    accountId: receipt.accountId,
+    type: WebhookEventType.SESSION_ERASED,
+    occurredAt: receipt.erasedAt,
+    data: {
+      receiptId: receipt.id,
+      scope: receipt.scope,
+      sessionIds: receipt.sessionIds,
+      eventId: receipt.eventId,
+      eventCount: receipt.eventCount,
+      attachmentCount: receipt.attachmentCount,
+      actor: receipt.actor,
+      erasedAt: receipt.erasedAt.toISOString(),
+    },
+  };
 }

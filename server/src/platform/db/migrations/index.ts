@@ -15,6 +15,7 @@ import { SearchIndexesWithoutPendingList1796072400000 } from './1796072400000-Se
 import { SearchTermStatistics1796076000000 } from './1796076000000-SearchTermStatistics';
 import { DataLifecycle1796181596470 } from './1796181596470-DataLifecycle';
 import { ApiKeyScopes1796185200000 } from './1796185200000-ApiKeyScopes';
+import { Webhooks1796188800000 } from './1796188800000-Webhooks';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   SearchTermStatistics1796076000000,
   DataLifecycle1796181596470,
   ApiKeyScopes1796185200000,
+  Webhooks1796188800000,
 ];
