@@ -1,9 +1,9 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startTestServer, TestServer } from '../helpers/test-server';
-import { GraphQLTestClient } from '../helpers/graphql-client';
+import { collect, GraphQLTestClient } from '../helpers/graphql-client';
 import { createKey, revokeKey } from '../helpers/api-keys';
-import { createSession } from '../helpers/continuations';
+import { createSession, subscribed } from '../helpers/continuations';
 
 /** Two servers on one PostgreSQL database, delivering across processes, need a database server. */
 const onPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
@@ -60,6 +60,21 @@ describe('revoking and expiring a key', () => {
     } finally {
       await subscription.dispose();
     }
+  });
+
+  it('ends its open Server-Sent Events streams within a second', async () => {
+    const key = await createKey(owner, { scopes: ['READ'] });
+    const stream = collect(key.client.sse(), 'subscription ($s: ID!) { sessionEvents(sessionId: $s) { id } }', { s: sessionId });
+    await subscribed(server, 'SESSION_EVENT', sessionId);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect({ completed: stream.completed, errors: stream.errors }).toEqual({ completed: false, errors: [] });
+    await revokeKey(owner, key.id);
+    const revokedAt = Date.now();
+    while (!stream.completed && stream.errors.length === 0) {
+      if (Date.now() - revokedAt > 1000) throw new Error('The stream stayed open past a second');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(Date.now() - revokedAt).toBeLessThan(1000);
   });
 
   it('closes them when the key expires', async () => {

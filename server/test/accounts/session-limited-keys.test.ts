@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startTestServer, TestServer } from '../helpers/test-server';
 import { collect, GraphQLTestClient } from '../helpers/graphql-client';
 import { createKey, CreatedKey } from '../helpers/api-keys';
-import { continuation, continueSession, createSession, postMessage } from '../helpers/continuations';
+import { continuation, continueSession, createSession, postMessage, settleRuns, subscribed } from '../helpers/continuations';
 
 const SEARCH = `query ($q: String!, $s: ID, $scope: SearchScope) { searchEvents(query: $q, sessionId: $s, scope: $scope) {
   totalCount edges { node { event { session { id } text } } } } }`;
@@ -64,12 +64,20 @@ describe('a key limited to sessions', () => {
     expect((await limited.client.data<{ session: { id: string } | null }>('query ($id: ID!) { session(id: $id) { id } }', { id: forkSession.id })).session?.id).toBe(forkSession.id);
   });
 
-  it('subscribes to its lineage and is refused NOT_FOUND elsewhere', async () => {
+  it("hears only its lineage continue among the account's continuations, and is refused NOT_FOUND subscribing elsewhere", async () => {
     const socket = limited.client.websocket();
     try {
       const refused = collect(socket, 'subscription ($s: ID!) { sessionEvents(sessionId: $s) { id } }', { s: other });
       await refused.until(1);
       expect(JSON.stringify(refused.errors)).toContain('NOT_FOUND');
+      const continued = collect<{ sessionContinued: { predecessor: { id: string } } }>(socket, 'subscription { sessionContinued { predecessor { id } } }', {});
+      await subscribed(server, 'ACCOUNT_CONTINUED', (await owner.data<{ viewer: { id: string } }>('{ viewer { id } }')).viewer.id);
+      await settleRuns(server, successor);
+      await continueSession(owner, continuation(other));
+      await continueSession(owner, continuation(successor));
+      await continued.until(1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(continued.values.map((value) => value.sessionContinued.predecessor.id)).toEqual([successor]);
       const events = collect<{ sessionEvents: { text: string } }>(socket, 'subscription ($s: ID!) { sessionEvents(sessionId: $s, afterSeq: 0) { text } }', { s: successor });
       await events.until(1);
       expect(events.errors).toEqual([]);

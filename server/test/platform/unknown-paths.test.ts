@@ -20,7 +20,7 @@ describe('paths', () => {
   const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
   const get = (pathname: string, accept = BROWSER) => fetch(`${server.url}${pathname}`, { headers: { accept } });
 
-  it.each(['/', '/sessions/6a1c7f5e-0000-4000-8000-000000000000', '/continuations/6a1c7f5e-0000-4000-8000-000000000000', '/account'])(
+  it.each(['/', '/sessions/6a1c7f5e-0000-4000-8000-000000000000', '/continuations/6a1c7f5e-0000-4000-8000-000000000000', '/account', '/keys'])(
     'serves the web client at its own route %s',
     async (pathname) => {
       const response = await get(pathname);

@@ -8,6 +8,7 @@ import { metrics } from '../observability/metrics';
 import { requestIdOf, requestLog } from './request-log';
 import { formatStreamErrors, prepareOperation } from './stream-operation';
 import { shareResults, subscribeSharingResults } from './subscription-fan-out';
+import { connectionsByKey } from './key-connections';
 
 /** Where GraphQL over Server-Sent Events is served. */
 export const GRAPHQL_SSE_PATH = '/graphql/stream';
@@ -18,6 +19,8 @@ export interface GraphQLSseOptions {
   /** The caller an `Authorization` header value names; null refuses the request with 401. */
   authenticate(authorization: unknown): Promise<Viewer | null>;
   createContext(viewer: Viewer): object;
+  /** Calls the listener with each key revoked, in any process (that key's open streams end); returns what stops it. */
+  watchKeyRevocations?(listener: (keyId: string) => void): () => void;
 }
 
 export interface GraphQLSse {
@@ -37,6 +40,8 @@ export function serveGraphQLOverSse(options: GraphQLSseOptions): GraphQLSse {
   const viewers = new WeakMap<IncomingMessage, Viewer>();
   const streaming = new WeakSet<IncomingMessage>();
   const open = new Set<ServerResponse>();
+  const responses = new WeakMap<IncomingMessage, ServerResponse>();
+  const keyStreams = connectionsByKey(options.watchKeyRevocations);
   // The library types results' errors as GraphQLError but sends them through JSON.stringify: the formatted ones are what it sends.
   const formatted = (errors: readonly GraphQLError[]) => formatStreamErrors(errors, development, 'Server-Sent Events') as unknown as GraphQLError[];
   const handler = createHandler<Record<string, unknown>>({
@@ -50,6 +55,8 @@ export function serveGraphQLOverSse(options: GraphQLSseOptions): GraphQLSse {
         return [body, { status: 401, statusText: 'Unauthorized', headers: { 'content-type': 'application/json; charset=utf-8' } }];
       }
       viewers.set(req.raw, viewer);
+      const res = responses.get(req.raw);
+      if (res) keyStreams.add(viewer, () => res.end(), (closed) => res.once('close', closed));
       return null;
     },
     onSubscribe: (req, params) => {
@@ -78,6 +85,7 @@ export function serveGraphQLOverSse(options: GraphQLSseOptions): GraphQLSse {
   return {
     async serve(req, res) {
       open.add(res);
+      responses.set(req, res);
       res.once('close', () => open.delete(res));
       try {
         await handler(req, res);
@@ -92,6 +100,7 @@ export function serveGraphQLOverSse(options: GraphQLSseOptions): GraphQLSse {
       }
     },
     dispose() {
+      keyStreams.stop();
       for (const res of open) res.end();
     },
   };

@@ -1,12 +1,13 @@
 import type { Server } from 'node:http';
 import { GraphQLError, GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer } from 'ws';
 import type { Viewer } from '../../shared/viewer';
 import { metrics } from '../observability/metrics';
 import { CorsOrigins, webSocketOriginAllowed } from './cors';
 import { shareResults, subscribeSharingResults } from './subscription-fan-out';
 import { formatStreamErrors, prepareOperation } from './stream-operation';
+import { connectionsByKey } from './key-connections';
 import { RequestThrottle, THROTTLED_CLOSE_CODE, Throttled, throttledMessage } from './rate-limits';
 
 export interface GraphQLWebSocketOptions {
@@ -26,9 +27,6 @@ export interface GraphQLWebSocketOptions {
 
 /** The close code of a connection whose key was revoked or expired: 4403, as graphql-ws's 4403 Forbidden. */
 export const KEY_REFUSED_CLOSE_CODE = 4403;
-
-/** Timers past this many milliseconds overflow Node's 32-bit timers; such a key is checked on its next request instead. */
-const LONGEST_TIMER_MS = 2_147_483_647;
 
 /**
  * graphql-ws on the HTTP server's `/graphql` upgrades: every connection authenticates with its
@@ -52,7 +50,7 @@ export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWe
     metrics.webSocketConnections.inc();
     socket.once('close', () => metrics.webSocketConnections.dec());
   });
-  const keySockets = socketsByKey(options.watchKeyRevocations);
+  const keySockets = connectionsByKey(options.watchKeyRevocations);
   // Operation ids of each connection that are streaming a subscription now.
   const streaming = new WeakMap<object, Set<string>>();
   const served = useServer<Record<string, unknown>, { viewer: Viewer; scope: string }>(
@@ -92,7 +90,8 @@ export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWe
           const throttled = authorization === undefined ? null : await options.throttle?.signInFailed(request);
           return throttled ? refuse(throttled) : false;
         }
-        keySockets.add(viewer, ctx.extra.socket);
+        const { socket: opened } = ctx.extra;
+        keySockets.add(viewer, (reason) => opened.close(KEY_REFUSED_CLOSE_CODE, reason), (closed) => opened.once('close', closed));
         ctx.extra.viewer = viewer;
         ctx.extra.scope = JSON.stringify(viewer);
         return true;
@@ -120,34 +119,5 @@ export function serveGraphQLOverWebSocket(httpServer: Server, options: GraphQLWe
       keySockets.stop();
       return served.dispose();
     },
-  };
-}
-
-/**
- * The open sockets of each key: closed with {@link KEY_REFUSED_CLOSE_CODE} when their key is
- * revoked (in any process) or expires, which ends their subscriptions.
- */
-function socketsByKey(watch: GraphQLWebSocketOptions['watchKeyRevocations']) {
-  const sockets = new Map<string, Set<WebSocket>>();
-  const closeAll = (keyId: string, reason: string) => {
-    for (const socket of sockets.get(keyId) ?? []) socket.close(KEY_REFUSED_CLOSE_CODE, reason);
-    sockets.delete(keyId);
-  };
-  const stop = watch?.((keyId) => closeAll(keyId, 'API key revoked')) ?? (() => undefined);
-  return {
-    add(viewer: Viewer, socket: WebSocket) {
-      const { keyId, keyExpiresAt } = viewer;
-      if (!keyId) return;
-      const open = sockets.get(keyId) ?? new Set<WebSocket>();
-      sockets.set(keyId, open.add(socket));
-      const untilExpiry = keyExpiresAt ? keyExpiresAt.getTime() - Date.now() : null;
-      const expiry = untilExpiry !== null && untilExpiry < LONGEST_TIMER_MS ? setTimeout(() => socket.close(KEY_REFUSED_CLOSE_CODE, 'API key expired'), Math.max(0, untilExpiry)) : null;
-      socket.once('close', () => {
-        if (expiry) clearTimeout(expiry);
-        open.delete(socket);
-        if (open.size === 0 && sockets.get(keyId) === open) sockets.delete(keyId);
-      });
-    },
-    stop,
   };
 }

@@ -112,7 +112,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     watchKeyRevocations: options.watchKeyRevocations,
     throttle: options.throttle,
   });
-  const sse = serveGraphQLOverSse({ schema, development, authenticate, createContext });
+  const sse = serveGraphQLOverSse({ schema, development, authenticate, createContext, watchKeyRevocations: options.watchKeyRevocations });
   const apollo = await startApollo({
     schema,
     development,
@@ -153,7 +153,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       if (!throttle) return route(req, res);
       passesThrottle(req, res, throttle, authenticate).then(
         (passes) => passes && route(req, res),
-        (error: unknown) => errorHandler(error, req as express.Request, res as express.Response, () => undefined),
+        (error: unknown) => {
+          requestLog(req, logger).error({ err: error }, 'Unexpected error throttling a request');
+          const body = JSON.stringify({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', requestId: requestIdOf(req) } }] });
+          res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' }).end(body);
+        },
       );
     });
   });
@@ -203,7 +207,7 @@ function notFound(clientDist: string): express.RequestHandler {
 }
 
 /** The web client's own routes (see client/src/app/App.tsx): only these fall back to index.html. */
-const CLIENT_ROUTES = [/^\/$/, /^\/sessions\/[^/]+\/?$/, /^\/continuations\/[^/]+\/?$/, /^\/account\/?$/];
+const CLIENT_ROUTES = [/^\/$/, /^\/sessions\/[^/]+\/?$/, /^\/continuations\/[^/]+\/?$/, /^\/account\/?$/, /^\/keys\/?$/];
 
 /** The built client, with its client-side routes (e.g. /sessions/<id>) falling back to index.html. */
 function serveClient(app: express.Express, clientDist: string): void {
