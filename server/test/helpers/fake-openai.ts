@@ -39,48 +39,49 @@ export function agentOn(fake: FakeOpenAI, openai: Partial<AgentConfig['openai']>
 }
 
 /** A local server speaking OpenAI's chat-completions wire format, for tests over real HTTP. */
+/** Sends a reply: an error, a completion, or its stream; `id` names the completion. */
+function answer(response: ServerResponse, body: ChatCompletionCreateParams, reply: FakeAnswer, id: string): void {
+  if ('status' in reply) {
+    sendError(response, reply.status, reply.message, reply.status >= 500 ? 'server_error' : 'invalid_request_error', null);
+    return;
+  }
+  const toolCalls = 'toolCalls' in reply ? reply.toolCalls : [];
+  const content = 'text' in reply ? reply.text : null;
+  const message = {
+    role: 'assistant',
+    content,
+    refusal: null,
+    ...(toolCalls.length > 0 && {
+      tool_calls: toolCalls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      })),
+    }),
+  };
+  if (body.stream) {
+    void streamAnswer(response, body, id, content, toolCalls, 'pauseMs' in reply ? (reply.pauseMs ?? 0) : 0);
+    return;
+  }
+  // A rough count, so callers that read usage see plausible numbers.
+  const promptTokens = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
+  const completionTokens = Math.ceil(JSON.stringify(message).length / 4);
+  sendJson(response, 200, {
+    id: id,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop' }],
+    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+  });
+}
+
 export async function startFakeOpenAI(options: { apiKey?: string } = {}): Promise<FakeOpenAI> {
   const requests: ChatCompletionCreateParams[] = [];
   const held: HeldRequest[] = [];
   let handler: FakeHandler = () => ({ text: 'ok' });
   let completionCount = 0;
-
-  function answer(response: ServerResponse, body: ChatCompletionCreateParams, reply: FakeAnswer): void {
-    if ('status' in reply) {
-      sendError(response, reply.status, reply.message, reply.status >= 500 ? 'server_error' : 'invalid_request_error', null);
-      return;
-    }
-    completionCount += 1;
-    const toolCalls = 'toolCalls' in reply ? reply.toolCalls : [];
-    const content = 'text' in reply ? reply.text : null;
-    const message = {
-      role: 'assistant',
-      content,
-      refusal: null,
-      ...(toolCalls.length > 0 && {
-        tool_calls: toolCalls.map((call) => ({
-          id: call.id,
-          type: 'function',
-          function: { name: call.name, arguments: call.arguments },
-        })),
-      }),
-    };
-    if (body.stream) {
-      void streamAnswer(response, body, `chatcmpl-fake${completionCount}`, content, toolCalls, 'pauseMs' in reply ? (reply.pauseMs ?? 0) : 0);
-      return;
-    }
-    // A rough count, so callers that read usage see plausible numbers.
-    const promptTokens = Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
-    const completionTokens = Math.ceil(JSON.stringify(message).length / 4);
-    sendJson(response, 200, {
-      id: `chatcmpl-fake${completionCount}`,
-      object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
-      model: body.model,
-      choices: [{ index: 0, message, logprobs: null, finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop' }],
-      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
-    });
-  }
+  const nextId = () => `chatcmpl-fake${++completionCount}`;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
@@ -117,7 +118,7 @@ export async function startFakeOpenAI(options: { apiKey?: string } = {}): Promis
       });
       return;
     }
-    answer(response, body, reply);
+    answer(response, body, reply, nextId());
   }
 
   const server = createServer((request, response) => void handle(request, response));
@@ -131,7 +132,7 @@ export async function startFakeOpenAI(options: { apiKey?: string } = {}): Promis
       handler = next;
     },
     releaseHeld(reply) {
-      for (const { body, response } of held.splice(0)) answer(response, body, reply);
+      for (const { body, response } of held.splice(0)) answer(response, body, reply, nextId());
     },
     close() {
       held.splice(0);

@@ -133,6 +133,132 @@ export interface ModelStandIn {
 
 const DEFAULT_REPLY_TOKENS = 60;
 
+/** What the stand-in records of a request as it arrives. */
+function newRecord(body: ChatCompletionCreateParams, arrivedAt: number, valid: boolean, contextTokens: number): StandInRequest {
+  const prompt = valid ? countPrompt(body) : { total: 0, tools: 0, responseFormat: 0, perMessage: [] };
+  const completionCap = body.max_completion_tokens ?? body.max_tokens ?? null;
+  return {
+    body,
+    prompt,
+    promptTokens: prompt.total,
+    completionCap,
+    contextTokens,
+    overContext: prompt.total + (completionCap ?? 0) > contextTokens,
+    readTokens: prompt.total,
+    droppedMessages: 0,
+    forced: forcedOutput(body),
+    outcome: 'answered',
+    status: 200,
+    error: null,
+    text: null,
+    toolCall: null,
+    finishReason: null,
+    completionTokens: 0,
+    arrivedAt,
+    firstTokenAt: null,
+    finishedAt: null,
+    modelTimeMs: 0,
+    modelFirstTokenMs: 0,
+  };
+}
+
+/** Answers a request with a provider's refusal, recorded as such. */
+function refuse(response: ServerResponse, record: StandInRequest, outcome: StandInOutcome, refusal: ProviderRefusal): void {
+  record.outcome = outcome;
+  record.status = refusal.status;
+  record.error = refusal.body;
+  record.finishedAt = now();
+  sendJson(response, refusal.status, refusal.body);
+}
+
+/** What the model writes: the forced call's arguments, the schema's JSON, or a text answer. */
+function modelOutput(
+  body: ChatCompletionCreateParams,
+  record: StandInRequest,
+  conversation: Conversation,
+  draftText: (schema: Record<string, unknown>, conversation: Conversation) => string,
+  replyTokens: number,
+) {
+  const forced = record.forced;
+  if (forced?.kind === 'tool') {
+    const tool = functionTools(body.tools).find((candidate) => candidate.function.name === forced.name)!;
+    const schema = (tool.function.parameters ?? { type: 'object', properties: {} }) as Record<string, unknown>;
+    const named = typeof body.tool_choice === 'object' && body.tool_choice?.type === 'function';
+    return { text: draftText(schema, conversation), toolName: forced.name, namedChoice: named };
+  }
+  if (forced?.kind === 'json_schema' && body.response_format?.type === 'json_schema') {
+    const schema = (body.response_format.json_schema.schema ?? { type: 'object', properties: {} }) as Record<string, unknown>;
+    return { text: draftText(schema, conversation), toolName: null, namedChoice: false };
+  }
+  if (body.response_format?.type === 'json_object') {
+    return { text: JSON.stringify({ answer: replyText(conversation.lastUserText, replyTokens) }), toolName: null, namedChoice: false };
+  }
+  return { text: replyText(conversation.lastUserText, replyTokens), toolName: null, namedChoice: false };
+}
+
+/** Answers a valid request as the configured provider would: refused, cut at its cap, streamed or whole. */
+async function answer(
+  response: ServerResponse,
+  record: StandInRequest,
+  options: ModelStandInOptions,
+  draftText: (schema: Record<string, unknown>, conversation: Conversation) => string,
+): Promise<void> {
+  const provider = options.provider ?? 'openai';
+  const { body } = record;
+  const fit: Fit = {
+    prompt: record.promptTokens,
+    completion: record.completionCap,
+    completionParam: body.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens',
+    limit: options.contextTokens,
+  };
+  const refusal =
+    (provider === 'openai' && options.maxCompletionTokens !== undefined ? openaiCompletionCapRefusal(fit, options.maxCompletionTokens) : null) ??
+    contextRefusal(provider, fit);
+  if (refusal) return refuse(response, record, 'refused', refusal);
+  let messages = body.messages;
+  if (provider === 'ollama' && record.promptTokens > options.contextTokens) {
+    const kept = ollamaKept(body, record.prompt, options.contextTokens);
+    messages = kept.messages;
+    record.droppedMessages = body.messages.length - kept.messages.length;
+    record.readTokens = kept.tokens;
+    if (kept.tokens > options.contextTokens) {
+      if (options.ollamaContextShift === false) return refuse(response, record, 'refused', ollamaContextRefusal());
+      // The prompt's first num_keep tokens and its end, as much as the context holds.
+      record.readTokens = options.contextTokens - 1;
+    }
+    record.outcome = 'truncated';
+  }
+  const conversation = readConversation(messages);
+  // Generation stops at the cap and at the context's end (Ollama shifts its context instead).
+  const room = provider === 'ollama' && options.ollamaContextShift !== false ? Infinity : options.contextTokens - record.readTokens;
+  const budget = Math.max(0, Math.min(record.completionCap ?? Infinity, room));
+  const output = modelOutput(body, record, conversation, draftText, options.replyTokens ?? DEFAULT_REPLY_TOKENS);
+  const tokens = encode(output.text, { disallowedSpecial: new Set() });
+  const cut = tokens.length > budget;
+  const produced = cut ? tokens.slice(0, budget) : tokens;
+  const finishReason = cut ? 'length' : output.toolName ? (output.namedChoice ? 'stop' : 'tool_calls') : 'stop';
+  record.finishReason = finishReason;
+  record.completionTokens = produced.length;
+  const text = decodeAll(produced);
+  if (output.toolName) record.toolCall = { id: toolCallId(), name: output.toolName, arguments: text };
+  else record.text = text;
+  const timing = options.timing ?? {};
+  const stream = body.stream === true;
+  if (stream) {
+    await streamAnswer(response, record, produced, timing, provider);
+  } else {
+    const delay = (timing.firstTokenMs ?? 0) + (timing.perTokenMs ?? 0) * produced.length;
+    const from = now();
+    if (delay > 0) await sleep(delay);
+    record.modelTimeMs = now() - from;
+    record.modelFirstTokenMs = record.modelTimeMs;
+    if (response.destroyed) return markAborted(record);
+    record.firstTokenAt = now();
+    sendJson(response, 200, completionBody(record, provider));
+    record.finishedAt = now();
+  }
+}
+
 export async function startModelStandIn(initial: ModelStandInOptions): Promise<ModelStandIn> {
   let options: ModelStandInOptions = { ...initial };
   const requests: StandInRequest[] = [];
@@ -158,7 +284,7 @@ export async function startModelStandIn(initial: ModelStandInOptions): Promise<M
       return sendJson(response, 401, openaiError('Incorrect API key provided.', 'invalid_request_error', null, 'invalid_api_key'));
     }
     const problem = requestProblem(body, options.provider ?? 'openai');
-    const record = newRecord(body, arrivedAt, problem === null);
+    const record = newRecord(body, arrivedAt, problem === null, options.contextTokens);
     requests.push(record);
     if (problem) return refuse(response, record, 'invalid', { status: 400, body: problem });
     const failure = failures.shift();
@@ -176,119 +302,7 @@ export async function startModelStandIn(initial: ModelStandInOptions): Promise<M
       });
       return;
     }
-    await answer(response, record);
-  }
-
-  function newRecord(body: ChatCompletionCreateParams, arrivedAt: number, valid: boolean): StandInRequest {
-    const prompt = valid ? countPrompt(body) : { total: 0, tools: 0, responseFormat: 0, perMessage: [] };
-    const completionCap = body.max_completion_tokens ?? body.max_tokens ?? null;
-    return {
-      body,
-      prompt,
-      promptTokens: prompt.total,
-      completionCap,
-      contextTokens: options.contextTokens,
-      overContext: prompt.total + (completionCap ?? 0) > options.contextTokens,
-      readTokens: prompt.total,
-      droppedMessages: 0,
-      forced: forcedOutput(body),
-      outcome: 'answered',
-      status: 200,
-      error: null,
-      text: null,
-      toolCall: null,
-      finishReason: null,
-      completionTokens: 0,
-      arrivedAt,
-      firstTokenAt: null,
-      finishedAt: null,
-      modelTimeMs: 0,
-      modelFirstTokenMs: 0,
-    };
-  }
-
-  function refuse(response: ServerResponse, record: StandInRequest, outcome: StandInOutcome, refusal: ProviderRefusal): void {
-    record.outcome = outcome;
-    record.status = refusal.status;
-    record.error = refusal.body;
-    record.finishedAt = now();
-    sendJson(response, refusal.status, refusal.body);
-  }
-
-  async function answer(response: ServerResponse, record: StandInRequest): Promise<void> {
-    const provider = options.provider ?? 'openai';
-    const { body } = record;
-    const fit: Fit = {
-      prompt: record.promptTokens,
-      completion: record.completionCap,
-      completionParam: body.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens',
-      limit: options.contextTokens,
-    };
-    const refusal =
-      (provider === 'openai' && options.maxCompletionTokens !== undefined ? openaiCompletionCapRefusal(fit, options.maxCompletionTokens) : null) ??
-      contextRefusal(provider, fit);
-    if (refusal) return refuse(response, record, 'refused', refusal);
-    let messages = body.messages;
-    if (provider === 'ollama' && record.promptTokens > options.contextTokens) {
-      const kept = ollamaKept(body, record.prompt, options.contextTokens);
-      messages = kept.messages;
-      record.droppedMessages = body.messages.length - kept.messages.length;
-      record.readTokens = kept.tokens;
-      if (kept.tokens > options.contextTokens) {
-        if (options.ollamaContextShift === false) return refuse(response, record, 'refused', ollamaContextRefusal());
-        // The prompt's first num_keep tokens and its end, as much as the context holds.
-        record.readTokens = options.contextTokens - 1;
-      }
-      record.outcome = 'truncated';
-    }
-    const conversation = readConversation(messages);
-    // Generation stops at the cap and at the context's end (Ollama shifts its context instead).
-    const room = provider === 'ollama' && options.ollamaContextShift !== false ? Infinity : options.contextTokens - record.readTokens;
-    const budget = Math.max(0, Math.min(record.completionCap ?? Infinity, room));
-    const output = modelOutput(body, record, conversation);
-    const tokens = encode(output.text, { disallowedSpecial: new Set() });
-    const cut = tokens.length > budget;
-    const produced = cut ? tokens.slice(0, budget) : tokens;
-    const finishReason = cut ? 'length' : output.toolName ? (output.namedChoice ? 'stop' : 'tool_calls') : 'stop';
-    record.finishReason = finishReason;
-    record.completionTokens = produced.length;
-    const text = decodeAll(produced);
-    if (output.toolName) record.toolCall = { id: toolCallId(), name: output.toolName, arguments: text };
-    else record.text = text;
-    const timing = options.timing ?? {};
-    const stream = body.stream === true;
-    if (stream) {
-      await streamAnswer(response, record, produced, timing, provider);
-    } else {
-      const delay = (timing.firstTokenMs ?? 0) + (timing.perTokenMs ?? 0) * produced.length;
-      const from = now();
-      if (delay > 0) await sleep(delay);
-      record.modelTimeMs = now() - from;
-      record.modelFirstTokenMs = record.modelTimeMs;
-      if (response.destroyed) return markAborted(record);
-      record.firstTokenAt = now();
-      sendJson(response, 200, completionBody(record, provider));
-      record.finishedAt = now();
-    }
-  }
-
-  /** What the model writes: the forced call's arguments, the schema's JSON, or a text answer. */
-  function modelOutput(body: ChatCompletionCreateParams, record: StandInRequest, conversation: Conversation) {
-    const forced = record.forced;
-    if (forced?.kind === 'tool') {
-      const tool = functionTools(body.tools).find((candidate) => candidate.function.name === forced.name)!;
-      const schema = (tool.function.parameters ?? { type: 'object', properties: {} }) as Record<string, unknown>;
-      const named = typeof body.tool_choice === 'object' && body.tool_choice?.type === 'function';
-      return { text: draftText(schema, conversation), toolName: forced.name, namedChoice: named };
-    }
-    if (forced?.kind === 'json_schema' && body.response_format?.type === 'json_schema') {
-      const schema = (body.response_format.json_schema.schema ?? { type: 'object', properties: {} }) as Record<string, unknown>;
-      return { text: draftText(schema, conversation), toolName: null, namedChoice: false };
-    }
-    if (body.response_format?.type === 'json_object') {
-      return { text: JSON.stringify({ answer: replyText(conversation.lastUserText, options.replyTokens ?? DEFAULT_REPLY_TOKENS) }), toolName: null, namedChoice: false };
-    }
-    return { text: replyText(conversation.lastUserText, options.replyTokens ?? DEFAULT_REPLY_TOKENS), toolName: null, namedChoice: false };
+    await answer(response, record, options, draftText);
   }
 
   function draftText(schema: Record<string, unknown>, conversation: Conversation): string {
@@ -327,7 +341,7 @@ export async function startModelStandIn(initial: ModelStandInOptions): Promise<M
     releaseHung() {
       for (const { record, response } of hung.splice(0)) {
         record.outcome = 'answered';
-        void answer(response, record);
+        void answer(response, record, options, draftText);
       }
     },
     largestPrompt() {
