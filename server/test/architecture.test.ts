@@ -8,11 +8,14 @@ const serverDir = path.resolve(__dirname, '..');
 const MAX_FILE_LINES = 450;
 const MAX_FUNCTION_LINES = 100;
 
-function sourceFiles(dir: string): string[] {
+/** Folders of code that is generated, not written: held to no length. */
+const GENERATED = new Set(['gql', 'generated', 'node_modules', 'dist']);
+
+function sourceFiles(dir: string, skipped: ReadonlySet<string> = new Set(['__tests__'])): string[] {
   return readdirSync(dir).flatMap((name) => {
     const file = path.join(dir, name);
-    if (statSync(file).isDirectory()) return name === '__tests__' ? [] : sourceFiles(file);
-    return name.endsWith('.ts') && !name.endsWith('.d.ts') ? [file] : [];
+    if (statSync(file).isDirectory()) return skipped.has(name) ? [] : sourceFiles(file, skipped);
+    return /\.tsx?$/.test(name) && !name.endsWith('.d.ts') ? [file] : [];
   });
 }
 
@@ -29,7 +32,7 @@ const relative = (file: string) => path.relative(serverDir, file);
 
 /** Every function, method and arrow function of a file with its length in lines. */
 function functionLengths(file: string): { name: string; lines: number }[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const found: { name: string; lines: number }[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
@@ -107,5 +110,23 @@ describe('the server layout', () => {
 
   it(`has no function over ${MAX_FUNCTION_LINES} lines`, () => {
     expect(files.flatMap(functionLengths).filter(({ lines }) => lines > MAX_FUNCTION_LINES)).toEqual([]);
+  });
+
+  // The rest of the repository is held to the same lengths: the client, the SDK, the MCP bin, the
+  // benchmarks and the tests (a test file's describe blocks may run long; its helpers may not).
+  const repoRoot = path.resolve(serverDir, '..');
+  const elsewhere = ['client/src', 'client/e2e', 'sdk/src', 'sdk/test', 'mcp/src', 'mcp/test', 'bench', 'server/test', 'server/src']
+    .map((folder) => path.join(repoRoot, folder))
+    .filter(existsSync)
+    .flatMap((folder) => sourceFiles(folder, GENERATED));
+
+  it(`has no hand-written source file over ${MAX_FILE_LINES} lines anywhere in the repository`, () => {
+    const long = elsewhere.map((file) => ({ file: path.relative(repoRoot, file), lines: readFileSync(file, 'utf8').split('\n').length })).filter(({ lines }) => lines > MAX_FILE_LINES);
+    expect(long).toEqual([]);
+  });
+
+  it(`has no function over ${MAX_FUNCTION_LINES} lines outside test files anywhere in the repository`, () => {
+    const written = elsewhere.filter((file) => !/\.test\.tsx?$/.test(file));
+    expect(written.flatMap(functionLengths).filter(({ lines }) => lines > MAX_FUNCTION_LINES)).toEqual([]);
   });
 });
