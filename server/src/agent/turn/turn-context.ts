@@ -33,6 +33,21 @@ export interface TurnStart {
   omitted: OmittedRange[];
 }
 
+/** What a worker already holds of a turn it starts itself (a successor it just wrote): not read again. */
+export interface KnownTurn {
+  session: SessionEntity;
+  viewer: Viewer;
+  /** The run's trigger, which for a successor is its opening message. */
+  trigger: EventEntity;
+  manifest: ProjectionManifestEntity;
+}
+
+/** A run leased to the worker that wrote it, to execute next in the same slot. */
+export interface NextTurn {
+  run: RunEntity;
+  known: KnownTurn;
+}
+
 export interface ContextSettings {
   /** The model's context window, in tokens of the server's tokenizer. */
   windowTokens: number;
@@ -66,21 +81,25 @@ export class TurnContextLoader {
    * the tool definitions and the answer's room: the projection for a successor, then the
    * transcript's tail; history that does not fit is listed as handles, never silently cut.
    */
-  async turnStart(run: RunEntity, windowTokens = this.settings.windowTokens): Promise<TurnStart> {
+  async turnStart(run: RunEntity, windowTokens = this.settings.windowTokens, known: KnownTurn | null = null): Promise<TurnStart> {
     const manager = this.dataSource.manager;
     const sessionId = run.kind === RunKind.DELEGATED ? run.childSessionId! : run.sessionId;
-    const [session, viewer, trigger] = await Promise.all([
-      manager.findOneByOrFail(SessionEntity, { id: sessionId }),
-      runtimeViewer(manager, run.accountId),
-      run.triggerEventId ? manager.findOneByOrFail(EventEntity, { id: run.triggerEventId }) : Promise.resolve(null),
-    ]);
+    const [session, viewer, trigger] = known
+      ? [known.session, known.viewer, known.trigger]
+      : await Promise.all([
+          manager.findOneByOrFail(SessionEntity, { id: sessionId }),
+          runtimeViewer(manager, run.accountId),
+          run.triggerEventId ? manager.findOneByOrFail(EventEntity, { id: run.triggerEventId }) : Promise.resolve(null),
+        ]);
     const throughSeq = trigger?.seq ?? session.eventCount;
     const throughTokens = trigger?.tokenTotal ?? session.tokenCount;
-    const [manifest, opening, forkPoint] = await Promise.all([
-      session.kind === SessionKind.CONTINUATION ? manager.findOneBy(ProjectionManifestEntity, { successorId: session.id }) : null,
-      session.kind === SessionKind.CONTINUATION ? manager.findOneBy(EventEntity, { sessionId: session.id, seq: 2 }) : null,
-      session.forkedFromEventId ? manager.findOneBy(EventEntity, { id: session.forkedFromEventId }) : null,
-    ]);
+    const [manifest, opening, forkPoint] = known
+      ? [known.manifest, known.trigger, null]
+      : await Promise.all([
+          session.kind === SessionKind.CONTINUATION ? manager.findOneBy(ProjectionManifestEntity, { successorId: session.id }) : null,
+          session.kind === SessionKind.CONTINUATION ? manager.findOneBy(EventEntity, { sessionId: session.id, seq: 2 }) : null,
+          session.forkedFromEventId ? manager.findOneBy(EventEntity, { id: session.forkedFromEventId }) : null,
+        ]);
     const usage: ContextUsage = {
       tokens: contextTokens({
         kind: session.kind,

@@ -12,6 +12,7 @@ import { EventKind } from '../conversation/transcript';
 import { ContinuationEdgeEntity } from './continuation-edge.entity';
 import type { ContinuationProposalEntity } from './continuation-proposal.entity';
 import { EventEntity } from '../conversation/event.entity';
+import { ProjectionManifestEntity } from './projection-manifest.entity';
 import { RunEntity } from '../conversation/run.entity';
 import { SessionEntity } from '../conversation/session.entity';
 import { isUniqueViolation } from '../../platform/db/errors';
@@ -41,6 +42,8 @@ export interface ContinuationResult {
   successor: SessionEntity;
   run: RunEntity;
   replayed: boolean;
+  /** What this call wrote, as written: absent on a replay. */
+  written?: { manifest: ProjectionManifestEntity; successorEvents: EventEntity[] };
 }
 
 export interface ContinueOptions {
@@ -49,6 +52,11 @@ export interface ContinueOptions {
   callerRunId?: string;
   /** The proposal a person approves: checked under the predecessor's lock and marked APPROVED with the continuation. */
   approving?: ManifestProposal;
+  /**
+   * A worker that starts the successor's turn itself: its run is written leased to `owner`
+   * (RUNNING, attempt 1), so no other slot or process claims it in between.
+   */
+  leaseTo?: { owner: string; leaseMs: number };
 }
 
 /**
@@ -171,7 +179,13 @@ export class ContinuationService {
     this.notifier.sessionContinued(created.edge);
     this.notifier.runsChanged([created.run, ...created.movedRuns]);
     if (created.superseded.length) this.notifier.proposalsChanged(created.superseded);
-    return succeed({ edge: created.edge, successor: created.successor, run: created.run, replayed: false });
+    return succeed({
+      edge: created.edge,
+      successor: created.successor,
+      run: created.run,
+      replayed: false,
+      written: { manifest: created.manifest, successorEvents: created.successorEvents },
+    });
   }
 
   /** The result of an earlier call with this key, or IDEMPOTENCY_KEY_REUSED for a different request. */
@@ -251,6 +265,7 @@ export class ContinuationService {
       prefetched,
       prepared: { ...checked, recommended: readBefore.recommended },
       approving: options.approving ?? null,
+      leaseTo: options.leaseTo ?? null,
     });
     return { ...written, superseded };
   }
