@@ -128,12 +128,13 @@ export class PressureContinuation {
   }
 
   private async write(lease: Lease, run: RunEntity, start: TurnStart, request: ContinueSessionRequest, leaseMs: number | null): Promise<Outcome<unknown>> {
-    await this.writes.assertLease(lease);
     if (start.session.continuationApproval === ContinuationApproval.ASK) {
+      await this.writes.assertLease(lease);
       return this.proposals.propose(start.viewer, request, { runId: run.id, toolCallId: request.idempotencyKey, callEvent: null });
     }
+    // The run is settled in the continuation's transaction, under its lease.
     const leaseTo = leaseMs === null ? undefined : { owner: lease.owner, leaseMs };
-    return this.continuations.continueSession(start.viewer, request, { actor: Actor.SYSTEM, callerRunId: run.id, leaseTo });
+    return this.continuations.continueSession(start.viewer, request, { actor: Actor.SYSTEM, callerRunId: run.id, leaseTo, settles: lease });
   }
 
   private async settled(lease: Lease, run: RunEntity, start: TurnStart, outcome: Outcome<unknown>, author: 'draft' | 'runtime'): Promise<PressureOutcome> {
@@ -143,8 +144,12 @@ export class PressureContinuation {
       logger.warn({ sessionId: start.session.id, code: outcome.error.code, author }, 'The session could not continue at the context threshold; the turn answers in place');
       return { outcome: 'ANSWER_HERE', next: null };
     }
-    await this.writes.succeedElsewhere(lease);
-    if (start.session.continuationApproval === ContinuationApproval.ASK) return { outcome: 'PROPOSED', next: null };
+    if (start.session.continuationApproval === ContinuationApproval.ASK) {
+      await this.writes.succeedElsewhere(lease);
+      return { outcome: 'PROPOSED', next: null };
+    }
+    // A replay (the run retried after its continuation was written) settled nothing.
+    if ((outcome.value as ContinuationResult).replayed) await this.writes.succeedElsewhere(lease);
     return { outcome: 'CONTINUED', next: successorTurn(outcome.value as ContinuationResult, start, lease) };
   }
 

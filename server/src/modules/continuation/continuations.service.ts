@@ -5,7 +5,8 @@ import { ErrorCode, Outcome, fail, succeed, notFound, notFoundFailure } from '..
 import { isId } from '../../shared/ids';
 import { ManifestProposal, ProposalStatus, undecidableReason } from './proposals';
 import { Projection, RECENT_EXCHANGE_EVENTS } from './projection/model';
-import { RunKind } from '../conversation/runs';
+import { RunKind, RunStatus } from '../conversation/runs';
+import { Lease, LeaseLost, lockLeasedRun, settleRun } from '../conversation/run.repository';
 import { ContinuationApproval, erasedSessionFailure } from '../conversation/sessions';
 import { sessionTitle } from '../conversation/session-rows';
 import { EventKind } from '../conversation/transcript';
@@ -57,6 +58,11 @@ export interface ContinueOptions {
    * (RUNNING, attempt 1), so no other slot or process claims it in between.
    */
   leaseTo?: { owner: string; leaseMs: number };
+  /**
+   * The caller's run, settled SUCCEEDED in the continuation's own transaction (its work goes on
+   * in the successor); nothing is written, and {@link LeaseLost} is thrown, when its lease is gone.
+   */
+  settles?: Lease;
 }
 
 /**
@@ -158,10 +164,9 @@ export class ContinuationService {
     if (!isId(input.sessionId)) return notFound('session', ['input', 'sessionId']);
     const fingerprint = requestFingerprint(input, options.actor);
     // Read before the lock: events never change, and a recommendation is a suggestion, not a check.
-    const recommended = await recommendations(this.dataSource.manager, viewer, input);
     // Attachments never change either, and their bytes may be elsewhere than the database.
-    const attachments = await this.citedAttachments(viewer, input);
-    let created: (Written & { superseded: ContinuationProposalEntity[] }) | Outcome<ContinuationResult>;
+    const [recommended, attachments] = await Promise.all([recommendations(this.dataSource.manager, viewer, input), this.citedAttachments(viewer, input)]);
+    let created: (Written & { superseded: ContinuationProposalEntity[]; settled: RunEntity[] }) | Outcome<ContinuationResult>;
     try {
       created = await inWriteTransaction(this.dataSource, (transaction) =>
         this.create(transaction, viewer, input, options, fingerprint, branchMessage, { recommended, attachments }),
@@ -177,7 +182,7 @@ export class ContinuationService {
     if ('ok' in created) return created;
     this.notifier.eventsAppended([...created.predecessorEvents, ...created.successorEvents]);
     this.notifier.sessionContinued(created.edge);
-    this.notifier.runsChanged([created.run, ...created.movedRuns]);
+    this.notifier.runsChanged([...created.settled, created.run, ...created.movedRuns]);
     if (created.superseded.length) this.notifier.proposalsChanged(created.superseded);
     return succeed({
       edge: created.edge,
@@ -225,7 +230,7 @@ export class ContinuationService {
     fingerprint: string,
     branchMessage: BranchMessage | null,
     readBefore: { recommended: Recommendation[]; attachments: ReadonlyMap<string, CitedAttachment> },
-  ): Promise<(Written & { superseded: ContinuationProposalEntity[] }) | Outcome<ContinuationResult>> {
+  ): Promise<(Written & { superseded: ContinuationProposalEntity[]; settled: RunEntity[] }) | Outcome<ContinuationResult>> {
     const manager = transaction.manager;
     const { predecessor, snapshot, prefetched } = await lockWithSnapshot(
       transaction,
@@ -254,6 +259,7 @@ export class ContinuationService {
     // superseded, not left to be approved later into a second successor.
     const superseded =
       predecessor.continuationApproval === ContinuationApproval.ASK && !options.approving ? await supersedePending(manager, predecessor.id, new Date()) : [];
+    const settled = options.settles ? [await settleLeasedRun(manager, options.settles)] : [];
     const written = await writeContinuation(transaction, this.policy, {
       viewer,
       input,
@@ -267,7 +273,7 @@ export class ContinuationService {
       approving: options.approving ?? null,
       leaseTo: options.leaseTo ?? null,
     });
-    return { ...written, superseded };
+    return { ...written, superseded, settled };
   }
 
   /** The continuation an approved proposal became; refuses a proposal that cannot be decided (rejected, expired). */
@@ -402,3 +408,9 @@ function branchTitle(title: string): string {
   return sessionTitle(title, { prefix: 'Branch of ' });
 }
 
+/** The caller's run SUCCEEDED, under the predecessor's lock (sessions before runs, as every run write takes them). */
+async function settleLeasedRun(manager: EntityManager, lease: Lease): Promise<RunEntity> {
+  const current = await lockLeasedRun(manager, lease);
+  if (!current) throw new LeaseLost();
+  return settleRun(manager, current, RunStatus.SUCCEEDED, null);
+}

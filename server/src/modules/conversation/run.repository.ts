@@ -38,6 +38,13 @@ export function queuedRun(run: NewRun, now: Date): RunEntity {
   });
 }
 
+/** The run's lease is gone (expired and taken over, or the run was settled elsewhere): stop without writing. */
+export class LeaseLost extends Error {
+  constructor() {
+    super('The run is no longer leased to this worker.');
+  }
+}
+
 /** Who holds a run: a worker's lease counts only for the attempt it claimed. */
 export interface Lease {
   runId: string;
