@@ -5,8 +5,8 @@ import { ErrorCode, Outcome, fail, succeed, notFound, notFoundFailure } from '..
 import { isId } from '../../shared/ids';
 import { ManifestProposal, ProposalStatus, undecidableReason } from './proposals';
 import { Projection, RECENT_EXCHANGE_EVENTS } from './projection/model';
-import { RunKind, RunStatus } from '../conversation/runs';
-import { Lease, LeaseLost, lockLeasedRun, settleRun } from '../conversation/run.repository';
+import { RunKind } from '../conversation/runs';
+import { Lease, LeaseLost, settleLeasedRun } from '../conversation/run.repository';
 import { ContinuationApproval, erasedSessionFailure } from '../conversation/sessions';
 import { sessionTitle } from '../conversation/session-rows';
 import { EventKind } from '../conversation/transcript';
@@ -45,6 +45,12 @@ export interface ContinuationResult {
   replayed: boolean;
   /** What this call wrote, as written: absent on a replay. */
   written?: { manifest: ProjectionManifestEntity; successorEvents: EventEntity[] };
+}
+
+/** What a continuation reads before it writes: never changed by the write, so read outside the lock. */
+interface ReadBefore {
+  recommended: Recommendation[];
+  attachments: ReadonlyMap<string, CitedAttachment>;
 }
 
 export interface ContinueOptions {
@@ -165,11 +171,16 @@ export class ContinuationService {
     const fingerprint = requestFingerprint(input, options.actor);
     // Read before the lock: events never change, and a recommendation is a suggestion, not a check.
     // Attachments never change either, and their bytes may be elsewhere than the database.
-    const [recommended, attachments] = await Promise.all([recommendations(this.dataSource.manager, viewer, input), this.citedAttachments(viewer, input)]);
+    const reads = Promise.all([recommendations(this.dataSource.manager, viewer, input), this.citedAttachments(viewer, input)]).then(
+      ([recommended, attachments]) => ({ recommended, attachments }),
+    );
+    reads.catch(() => undefined);
+    // A worker waiting to start the successor's turn takes the lock meanwhile; anyone else reads first, holding the lock for less.
+    const readBefore = options.leaseTo ? reads : await reads;
     let created: (Written & { superseded: ContinuationProposalEntity[]; settled: RunEntity[] }) | Outcome<ContinuationResult>;
     try {
       created = await inWriteTransaction(this.dataSource, (transaction) =>
-        this.create(transaction, viewer, input, options, fingerprint, branchMessage, { recommended, attachments }),
+        this.create(transaction, viewer, input, options, fingerprint, branchMessage, readBefore),
       );
     } catch (error) {
       if (error instanceof Refused) return { ok: false, error: error.failure };
@@ -229,7 +240,7 @@ export class ContinuationService {
     options: ContinueOptions,
     fingerprint: string,
     branchMessage: BranchMessage | null,
-    readBefore: { recommended: Recommendation[]; attachments: ReadonlyMap<string, CitedAttachment> },
+    reads: ReadBefore | Promise<ReadBefore>,
   ): Promise<(Written & { superseded: ContinuationProposalEntity[]; settled: RunEntity[] }) | Outcome<ContinuationResult>> {
     const manager = transaction.manager;
     const { predecessor, snapshot, prefetched } = await lockWithSnapshot(
@@ -237,6 +248,7 @@ export class ContinuationService {
       this.snapshotQuery(viewer, input),
       this.eventPrefetch(input, branchMessage !== null),
     );
+    const readBefore = await reads;
     if (!predecessor) return refuseWith(notFoundFailure('session', ['input', 'sessionId']));
     if (predecessor.erasedAt) return refuseWith(erasedSessionFailure(['input', 'sessionId']));
     if (options.approving) {
@@ -259,7 +271,7 @@ export class ContinuationService {
     // superseded, not left to be approved later into a second successor.
     const superseded =
       predecessor.continuationApproval === ContinuationApproval.ASK && !options.approving ? await supersedePending(manager, predecessor.id, new Date()) : [];
-    const settled = options.settles ? [await settleLeasedRun(manager, options.settles)] : [];
+    const settled = options.settles ? [await settleCallerRun(manager, options.settles)] : [];
     const written = await writeContinuation(transaction, this.policy, {
       viewer,
       input,
@@ -409,8 +421,8 @@ function branchTitle(title: string): string {
 }
 
 /** The caller's run SUCCEEDED, under the predecessor's lock (sessions before runs, as every run write takes them). */
-async function settleLeasedRun(manager: EntityManager, lease: Lease): Promise<RunEntity> {
-  const current = await lockLeasedRun(manager, lease);
-  if (!current) throw new LeaseLost();
-  return settleRun(manager, current, RunStatus.SUCCEEDED, null);
+async function settleCallerRun(manager: EntityManager, lease: Lease): Promise<RunEntity> {
+  const settled = await settleLeasedRun(manager, lease);
+  if (!settled) throw new LeaseLost();
+  return settled;
 }

@@ -138,6 +138,26 @@ export async function settleRun(
   return settled;
 }
 
+/**
+ * {@link settleRun} SUCCEEDED for a run still under `lease`, in one statement that also checks the
+ * lease; null when the lease is gone. A cancelled run stays CANCELLED.
+ */
+export async function settleLeasedRun(manager: EntityManager, lease: Lease): Promise<RunEntity | null> {
+  const rows = returnedRows(
+    await manager.query(
+      `UPDATE runs SET status = CASE WHEN status = 'CANCELLED' THEN status ELSE 'SUCCEEDED' END, error = NULL,
+              lease_owner = NULL, lease_expires_at = NULL, finished_at = coalesce(finished_at, now()), updated_at = now()
+       WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status IN ('RUNNING', 'CANCELLED') RETURNING *`,
+      [lease.runId, lease.owner, lease.attempt],
+    ),
+  );
+  if (!rows.length) return null;
+  const settled = entityFromRow(manager, RunEntity, rows[0]);
+  // A cancelled run's end was announced when it was cancelled.
+  if (settled.status !== RunStatus.CANCELLED) await enqueueWebhooks(manager, runEnded(settled));
+  return settled;
+}
+
 /** Appends a batch of the answer to a leased run's output; false when the lease is lost. */
 export async function appendRunOutput(manager: EntityManager, lease: Lease, text: string): Promise<boolean> {
   const rows = returnedRows(
