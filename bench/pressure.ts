@@ -41,10 +41,18 @@ function message(session: number, index: number): string {
 }
 
 async function untilSettled(client: GraphQLClient, sessionId: string): Promise<SessionState> {
+  let seen: SessionState | null = null;
   for (;;) {
     const { session } = await client.data<{ session: SessionState }>(SESSION, { id: sessionId });
     const successor = session.continuations[session.continuations.length - 1]?.successor;
-    if (settled(session.runs) && (!successor || settled(successor.runs))) return session;
+    // A query's fields are read one after another: a continuation committing between them can show
+    // the run settled before the session continued, so a settled state counts once it reads the same twice.
+    if (settled(session.runs) && (!successor || settled(successor.runs))) {
+      if (seen && seen.status === session.status && seen.continuations.length === session.continuations.length) return session;
+      seen = session;
+      continue;
+    }
+    seen = null;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

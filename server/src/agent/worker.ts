@@ -7,6 +7,7 @@ import { RunStatus } from '../modules/conversation/runs';
 import { ConversationNotifier } from '../modules/conversation/notifications';
 import { LeaseLost, RunCancelled } from './turn/run-writes';
 import type { TurnRunner } from './turn/turn-runner';
+import type { KnownTurn, NextTurn } from './turn/turn-context';
 import { logger } from '../platform/observability/logger';
 
 /** How often a running run's lease is renewed at most, which is also how soon a cancellation elsewhere is seen. */
@@ -106,7 +107,26 @@ export class AgentWorker {
     });
   }
 
-  private async execute(run: RunEntity): Promise<void> {
+  /**
+   * Executes `run`, then, in the same slot, the successor's run when the turn continued at the
+   * threshold: the continuation wrote it leased to this worker, so it never waits in the queue.
+   */
+  private async execute(claimed: RunEntity): Promise<void> {
+    let next: NextTurn | null = null;
+    let run: RunEntity | null = claimed;
+    while (run) {
+      next = await this.executeOne(run, next?.known);
+      run = next?.run ?? null;
+      if (run && this.stopping) {
+        const lease = { runId: run.id, owner: this.id, attempt: run.attempt };
+        const released = await this.dataSource.transaction((manager) => releaseRun(manager, lease)).catch(() => null);
+        if (released) this.notifier.runsChanged([released]);
+        return;
+      }
+    }
+  }
+
+  private async executeOne(run: RunEntity, known: KnownTurn | undefined): Promise<NextTurn | null> {
     const lease: Lease = { runId: run.id, owner: this.id, attempt: run.attempt };
     const abort = new AbortController();
     this.inFlight.set(run.id, { lease, abort });
@@ -120,10 +140,11 @@ export class AgentWorker {
         .catch(() => undefined);
     }, Math.max(50, Math.min(CANCELLATION_CHECK_MS, Math.floor(this.settings.leaseMs / 3))));
     try {
-      await this.runner.execute(run, lease, abort.signal);
+      return await this.runner.execute(run, lease, abort.signal, { known, leaseMs: this.settings.leaseMs });
     } catch (error) {
       const leaseLost = error instanceof LeaseLost || abort.signal.reason instanceof LeaseLost;
       if (!leaseLost) await this.afterFailure(run, lease, error);
+      return null;
     } finally {
       clearInterval(heartbeat);
       this.inFlight.delete(run.id);

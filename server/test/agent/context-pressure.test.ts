@@ -110,6 +110,27 @@ describe('a real model that never continues by itself, in an 8,000-token window'
     expect(omissionNote(later[later.length - 1].requests[0])).toMatch(/events 1-\d+ \(\d+ tokens\)/);
     expect(await failedRuns(client, turns)).toBe(0);
   });
+
+  it('carries an excerpt of the left-out history holding the old fact a new message asks about, marked with its seq range, shown once', async () => {
+    const session = await createSession(client, 'Lighthouse keeping');
+    await client.data('mutation ($s: ID!) { setContinuationApproval(sessionId: $s, approval: ASK) { id } }', { s: session });
+    const fact = 'The spare key for the lighthouse generator is hidden inside the red lobster pot behind the chandlery.';
+    const question = 'Where is the spare key for the lighthouse generator hidden?';
+    const turns = await converse(client, model, session, [fact, ...messages(36, 2000), question]);
+    const request = turns[turns.length - 1].requests[0];
+    expect(request.overContext).toBe(false);
+    expect(omissionNote(request)).toMatch(/events 1-\d+/);
+    expect(userTexts(request)).not.toContain(fact);
+    const excerpts = request.body.messages.filter((message) => message.role === 'system' && String(message.content).startsWith('Excerpts of the history'));
+    expect(excerpts).toHaveLength(1);
+    expect(excerpts[0].content).toContain(`[session ${session}, events 1-`);
+    expect(excerpts[0].content).toContain(fact);
+    // Never an event twice: the fact once in the whole request, and no seq shown in two excerpts.
+    expect(JSON.stringify(request.body.messages).split('red lobster pot').length - 1).toBe(1);
+    const seqs = [...String(excerpts[0].content).matchAll(/\(seq (\d+)\)/g)].map((match) => match[1]);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(await failedRuns(client, turns)).toBe(0);
+  });
 });
 
 describe('a fork of a conversation longer than the window', () => {

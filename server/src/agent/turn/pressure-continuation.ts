@@ -3,7 +3,7 @@ import { DataSource, In } from 'typeorm';
 import { ContinuationProposalEntity } from '../../modules/continuation/continuation-proposal.entity';
 import { Actor, CONTINUATION_LIMITS, ContinuationReason, ContinueSessionRequest, SourceKind } from '../../modules/continuation/continuations';
 import { continueSessionToolRequest } from '../../modules/continuation/continue-session.tool';
-import type { ContinuationService } from '../../modules/continuation/continuations.service';
+import type { ContinuationResult, ContinuationService } from '../../modules/continuation/continuations.service';
 import { ProposalStatus } from '../../modules/continuation/proposals';
 import type { ProposalService } from '../../modules/continuation/proposals.service';
 import { RunKind } from '../../modules/conversation/runs';
@@ -15,7 +15,7 @@ import { logger } from '../../platform/observability/logger';
 import { ModelContextExceeded, ModelMessage, ModelProvider, ModelProviderError, ModelToolDefinition } from '../agent';
 import type { RunWrites } from './run-writes';
 import { parseArguments } from './tool-calls';
-import type { TurnStart } from './turn-context';
+import type { NextTurn, TurnStart } from './turn-context';
 
 /** A successor's first request beyond its projection and the fixed part: the frames of its two messages, with room to spare. */
 const SUCCESSOR_FRAME_TOKENS = 256;
@@ -27,8 +27,11 @@ const DRAFT_PROBLEMS = new Set<string>([ErrorCode.INVALID_INPUT, ErrorCode.SOURC
 /** How long an account refused for its rate of continuations is not asked for drafts: the rate's window. */
 const RATE_LIMIT_PAUSE_MS = 60_000;
 
-/** What became of a turn that started past the threshold. */
-export type PressureOutcome = 'CONTINUED' | 'PROPOSED' | 'ANSWER_HERE';
+/** What became of a turn that started past the threshold, and the successor's turn when this worker is to start it. */
+export interface PressureOutcome {
+  outcome: 'CONTINUED' | 'PROPOSED' | 'ANSWER_HERE';
+  next: NextTurn | null;
+}
 
 /**
  * The runtime's continuation at the context threshold, for models that do not decide it
@@ -73,8 +76,13 @@ export class PressureContinuation {
     return asked === 0;
   }
 
-  /** Continues (or proposes, in an ASK session); ANSWER_HERE when the session cannot continue now (a rate or streak limit). */
-  async continueAtThreshold(lease: Lease, run: RunEntity, start: TurnStart, signal: AbortSignal): Promise<PressureOutcome> {
+  /**
+   * Continues (or proposes, in an ASK session); ANSWER_HERE when the session cannot continue now
+   * (a rate or streak limit). With `leaseMs`, the successor's run is written leased to this
+   * lease's worker and returned, with what the write holds in memory, for it to start at once.
+   */
+  async continueAtThreshold(lease: Lease, run: RunEntity, start: TurnStart, signal: AbortSignal, leaseMs: number | null = null): Promise<PressureOutcome> {
+    const write = (request: ContinueSessionRequest) => this.write(lease, run, start, request, leaseMs);
     const key = `pressure:${run.id}`;
     const messages: ModelMessage[] = [...start.messages, { role: 'system', content: draftInstruction(start, this.threshold) }];
     for (let attempt = 1; attempt <= DRAFT_ATTEMPTS; attempt += 1) {
@@ -91,7 +99,7 @@ export class PressureContinuation {
         const call = reply.toolCalls.find((candidate) => candidate.name === this.tool.name);
         const parsed = call ? this.request(run, start, key, call.arguments) : { ok: false as const, problems: ['No continue_session call was made.'] };
         if (parsed.ok) {
-          const outcome = await this.write(lease, run, start, parsed.request);
+          const outcome = await write(parsed.request);
           if (outcome.ok || !DRAFT_PROBLEMS.has(outcome.error.code)) return this.settled(lease, run, start, outcome, 'draft');
           problems = `${outcome.error.code}: ${outcome.error.message}${outcome.error.details.map((detail) => ` ${detail.path.join('.')}: ${detail.message}`).join(';')}`;
         } else {
@@ -106,7 +114,7 @@ export class PressureContinuation {
       }
       logger.warn({ sessionId: start.session.id, attempt, problems }, 'A handoff drafted at the context threshold was refused');
     }
-    return this.settled(lease, run, start, await this.write(lease, run, start, runtimeHandoff(run, start, key, this.successorBudget(start))), 'runtime');
+    return this.settled(lease, run, start, await write(runtimeHandoff(run, start, key, this.successorBudget(start))), 'runtime');
   }
 
   /** The draft as a request: the model's fields checked as the API checks them, the runtime's fields and reason laid over them. */
@@ -119,12 +127,14 @@ export class PressureContinuation {
     return { ok: true as const, request };
   }
 
-  private async write(lease: Lease, run: RunEntity, start: TurnStart, request: ContinueSessionRequest): Promise<Outcome<unknown>> {
-    await this.writes.assertLease(lease);
+  private async write(lease: Lease, run: RunEntity, start: TurnStart, request: ContinueSessionRequest, leaseMs: number | null): Promise<Outcome<unknown>> {
     if (start.session.continuationApproval === ContinuationApproval.ASK) {
+      await this.writes.assertLease(lease);
       return this.proposals.propose(start.viewer, request, { runId: run.id, toolCallId: request.idempotencyKey, callEvent: null });
     }
-    return this.continuations.continueSession(start.viewer, request, { actor: Actor.SYSTEM, callerRunId: run.id });
+    // The run is settled in the continuation's transaction, under its lease.
+    const leaseTo = leaseMs === null ? undefined : { owner: lease.owner, leaseMs };
+    return this.continuations.continueSession(start.viewer, request, { actor: Actor.SYSTEM, callerRunId: run.id, leaseTo, settles: lease });
   }
 
   private async settled(lease: Lease, run: RunEntity, start: TurnStart, outcome: Outcome<unknown>, author: 'draft' | 'runtime'): Promise<PressureOutcome> {
@@ -132,10 +142,15 @@ export class PressureContinuation {
       // Drafts asked while the rate stays exceeded would be thrown away.
       if (outcome.error.code === ErrorCode.RATE_LIMITED) this.rateLimitedUntil.set(run.accountId, Date.now() + RATE_LIMIT_PAUSE_MS);
       logger.warn({ sessionId: start.session.id, code: outcome.error.code, author }, 'The session could not continue at the context threshold; the turn answers in place');
-      return 'ANSWER_HERE';
+      return { outcome: 'ANSWER_HERE', next: null };
     }
-    await this.writes.succeedElsewhere(lease);
-    return start.session.continuationApproval === ContinuationApproval.ASK ? 'PROPOSED' : 'CONTINUED';
+    if (start.session.continuationApproval === ContinuationApproval.ASK) {
+      await this.writes.succeedElsewhere(lease);
+      return { outcome: 'PROPOSED', next: null };
+    }
+    // A replay (the run retried after its continuation was written) settled nothing.
+    if ((outcome.value as ContinuationResult).replayed) await this.writes.succeedElsewhere(lease);
+    return { outcome: 'CONTINUED', next: successorTurn(outcome.value as ContinuationResult, start, lease) };
   }
 
   /** The largest projection budget whose successor's first request still fits the window, with room for its message's frame. */
@@ -152,6 +167,13 @@ export class PressureContinuation {
     const fixed = start.promptTokens - start.facts.contextUsage.tokens;
     return Math.max(CONTINUATION_LIMITS.minTokenBudget, Math.floor((this.threshold * start.windowTokens - fixed) / 2));
   }
+}
+
+/** The successor's run, when the write leased it to this lease's worker, with what the write holds. */
+function successorTurn(result: ContinuationResult, start: TurnStart, lease: Lease): NextTurn | null {
+  const { run, successor, written } = result;
+  if (!written || run.leaseOwner !== lease.owner) return null;
+  return { run, known: { session: successor, viewer: start.viewer, trigger: written.successorEvents[1], manifest: written.manifest } };
 }
 
 function draftInstruction(start: TurnStart, threshold: number): string {

@@ -5,16 +5,11 @@ import { EventKind } from '../../modules/conversation/transcript';
 import { EventEntity } from '../../modules/conversation/event.entity';
 import { RunEntity } from '../../modules/conversation/run.entity';
 import { SessionEntity } from '../../modules/conversation/session.entity';
-import { Lease, lockLeasedRun, settleRun } from '../../modules/conversation/run.repository';
+import { Lease, LeaseLost, lockLeasedRun, settleRun } from '../../modules/conversation/run.repository';
 import { EventDraft, appendEvents, lockSession } from '../../modules/conversation/transcript.repository';
 import type { ConversationNotifier } from '../../modules/conversation/notifications';
 
-/** The run's lease is gone (expired and taken over, or the run was settled elsewhere): stop without writing. */
-export class LeaseLost extends Error {
-  constructor() {
-    super('The run is no longer leased to this worker.');
-  }
-}
+export { LeaseLost };
 
 /** The abort reason of a run someone cancelled: its worker records what it produced and stops. */
 export class RunCancelled extends Error {

@@ -15,6 +15,7 @@ import { latestPlan } from '../../modules/plans/plan.repository';
 import type { Viewer } from '../../shared/viewer';
 import type { ModelAttachment, ModelMessage, ModelProvider, TurnFacts } from '../agent';
 import { agentInstructions, projectedMessages, transcriptMessages } from '../model-context';
+import { relevantExcerpts } from './relevant-excerpts';
 import { OmittedRange, eventContextTokens, messageTokens, messagesTokens, omissionNote, outputReserve } from './context-budget';
 
 /** What one turn of a session starts from: the messages for the model and the facts about them. */
@@ -31,6 +32,21 @@ export interface TurnStart {
   promptTokens: number;
   /** History left out of `messages` to fit the window, which the messages list as handles. */
   omitted: OmittedRange[];
+}
+
+/** What a worker already holds of a turn it starts itself (a successor it just wrote): not read again. */
+export interface KnownTurn {
+  session: SessionEntity;
+  viewer: Viewer;
+  /** The run's trigger, which for a successor is its opening message. */
+  trigger: EventEntity;
+  manifest: ProjectionManifestEntity;
+}
+
+/** A run leased to the worker that wrote it, to execute next in the same slot. */
+export interface NextTurn {
+  run: RunEntity;
+  known: KnownTurn;
 }
 
 export interface ContextSettings {
@@ -51,6 +67,8 @@ const MODEL_IMAGE_MAX_BYTES = 20 * 1024 * 1024;
 const MODEL_TEXT_MAX_BYTES = 64 * 1024;
 /** Kept for the note that lists omitted history, when history is left out. */
 const OMISSION_NOTE_TOKENS = 160;
+/** Share of the history's room given to excerpts of what is left out that bear on the message, when history is left out. */
+const EXCERPT_SHARE = 0.25;
 
 /** Loads a run's turn: the model's context and the facts about it. */
 export class TurnContextLoader {
@@ -66,21 +84,25 @@ export class TurnContextLoader {
    * the tool definitions and the answer's room: the projection for a successor, then the
    * transcript's tail; history that does not fit is listed as handles, never silently cut.
    */
-  async turnStart(run: RunEntity, windowTokens = this.settings.windowTokens): Promise<TurnStart> {
+  async turnStart(run: RunEntity, windowTokens = this.settings.windowTokens, known: KnownTurn | null = null): Promise<TurnStart> {
     const manager = this.dataSource.manager;
     const sessionId = run.kind === RunKind.DELEGATED ? run.childSessionId! : run.sessionId;
-    const [session, viewer, trigger] = await Promise.all([
-      manager.findOneByOrFail(SessionEntity, { id: sessionId }),
-      runtimeViewer(manager, run.accountId),
-      run.triggerEventId ? manager.findOneByOrFail(EventEntity, { id: run.triggerEventId }) : Promise.resolve(null),
-    ]);
+    const [session, viewer, trigger] = known
+      ? [known.session, known.viewer, known.trigger]
+      : await Promise.all([
+          manager.findOneByOrFail(SessionEntity, { id: sessionId }),
+          runtimeViewer(manager, run.accountId),
+          run.triggerEventId ? manager.findOneByOrFail(EventEntity, { id: run.triggerEventId }) : Promise.resolve(null),
+        ]);
     const throughSeq = trigger?.seq ?? session.eventCount;
     const throughTokens = trigger?.tokenTotal ?? session.tokenCount;
-    const [manifest, opening, forkPoint] = await Promise.all([
-      session.kind === SessionKind.CONTINUATION ? manager.findOneBy(ProjectionManifestEntity, { successorId: session.id }) : null,
-      session.kind === SessionKind.CONTINUATION ? manager.findOneBy(EventEntity, { sessionId: session.id, seq: 2 }) : null,
-      session.forkedFromEventId ? manager.findOneBy(EventEntity, { id: session.forkedFromEventId }) : null,
-    ]);
+    const [manifest, opening, forkPoint] = known
+      ? [known.manifest, known.trigger, null]
+      : await Promise.all([
+          session.kind === SessionKind.CONTINUATION ? manager.findOneBy(ProjectionManifestEntity, { successorId: session.id }) : null,
+          session.kind === SessionKind.CONTINUATION ? manager.findOneBy(EventEntity, { sessionId: session.id, seq: 2 }) : null,
+          session.forkedFromEventId ? manager.findOneBy(EventEntity, { id: session.forkedFromEventId }) : null,
+        ]);
     const usage: ContextUsage = {
       tokens: contextTokens({
         kind: session.kind,
@@ -128,6 +150,12 @@ export class TurnContextLoader {
       allowance: windowTokens - reserveTokens - toolTokens - messagesTokens(head),
       attached,
     });
+    const excerpts =
+      history.omitted.length > 0 && trigger?.text
+        ? await relevantExcerpts(manager, { accountId: run.accountId, omitted: history.omitted, message: trigger.text, allowance: history.excerptAllowance })
+        : null;
+    // After the note listing what is left out, before the recent exchange.
+    const historyMessages = excerpts ? [history.messages[0], excerpts.message, ...history.messages.slice(1)] : history.messages;
     const facts: TurnFacts = {
       sessionId: session.id,
       sessionTitle: session.title,
@@ -150,7 +178,7 @@ export class TurnContextLoader {
       rejectedContinuation: rejectedContinuation(trigger),
     };
     const promptTokens = usage.tokens + toolTokens + messageTokens(instructions);
-    return { viewer, session, messages: [...head, ...history.messages], facts, windowTokens, reserveTokens, promptTokens, omitted: history.omitted };
+    return { viewer, session, messages: [...head, ...historyMessages], facts, windowTokens, reserveTokens, promptTokens, omitted: history.omitted };
   }
 
   /**
@@ -196,20 +224,22 @@ interface HistoryPart {
 /**
  * The history that fits `allowance` as chat messages: the session's own newest events first (at
  * least the last, the message the turn answers), then a fork's inherited tail. What is left out
- * is listed in a note before them, as ranges the model can read back.
+ * is listed in a note before them, as ranges the model can read back; a quarter of the room is
+ * kept for excerpts of it that bear on the message (the unused rest of the tail's share too).
  */
 function fittedHistory(input: {
   own: HistoryPart;
   inherited: HistoryPart | null;
   allowance: number;
   attached: ReadonlyMap<string, ModelAttachment>;
-}): { messages: ModelMessage[]; omitted: OmittedRange[] } {
+}): { messages: ModelMessage[]; omitted: OmittedRange[]; excerptAllowance: number } {
   const { own, inherited, attached } = input;
   const whole = [...(inherited?.events ?? []), ...own.events];
   const loadedWhole = [own, ...(inherited ? [inherited] : [])].every((part) => (part.events[0]?.seq ?? part.throughSeq + 1) <= part.firstSeq || part.throughSeq < part.firstSeq);
   const wholeMessages = transcriptMessages(whole, attached);
-  if (loadedWhole && messagesTokens(wholeMessages) <= input.allowance) return { messages: wholeMessages, omitted: [] };
-  const allowance = input.allowance - OMISSION_NOTE_TOKENS;
+  if (loadedWhole && messagesTokens(wholeMessages) <= input.allowance) return { messages: wholeMessages, omitted: [], excerptAllowance: 0 };
+  const reserved = Math.floor((input.allowance - OMISSION_NOTE_TOKENS) * EXCERPT_SHARE);
+  const allowance = input.allowance - OMISSION_NOTE_TOKENS - reserved;
   let ownKept = tailWithin(own.events, allowance, attached, 1);
   const ownCost = ownKept.reduce((sum, event) => sum + eventContextTokens(event, attached), 0);
   let inheritedKept = inherited ? tailWithin(inherited.events, allowance - ownCost, attached, 0) : [];
@@ -224,8 +254,11 @@ function fittedHistory(input: {
     ...(inherited ? omittedBefore(inherited, inheritedKept[0] ?? null) : []),
     ...omittedBefore(own, ownKept[0] ?? null),
   ];
-  if (omitted.length === 0) return { messages, omitted };
-  return { messages: [{ role: 'system', content: omissionNote(omitted, !inherited || ownKept[0]?.seq !== own.firstSeq) }, ...messages], omitted };
+  const note: ModelMessage = { role: 'system', content: omissionNote(omitted, !inherited || ownKept[0]?.seq !== own.firstSeq) };
+  // What the kept history and the note leave of the whole allowance goes to the excerpts.
+  const excerptAllowance = input.allowance - messagesTokens([note, ...messages]);
+  if (omitted.length === 0) return { messages, omitted, excerptAllowance: 0 };
+  return { messages: [note, ...messages], omitted, excerptAllowance };
 }
 
 /** The newest events whose cost fits `allowance`, at least `atLeast` of them. */

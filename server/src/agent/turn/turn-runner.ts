@@ -14,13 +14,20 @@ import { RunOutputStream } from '../run-output';
 import { RUNTIME_TOOLS, RecallTools } from '../tools';
 import { RunCancelled, RunWrites } from './run-writes';
 import { toolDefinitionTokens } from './context-budget';
-import { PressureContinuation } from './pressure-continuation';
-import { ContextSettings, TurnContextLoader, TurnStart } from './turn-context';
+import { PressureContinuation, PressureOutcome } from './pressure-continuation';
+import { ContextSettings, KnownTurn, NextTurn, TurnContextLoader, TurnStart } from './turn-context';
 import { TurnTools } from './turn-tools';
 
 export interface TurnSettings extends ContextSettings {
   /** Model calls per turn before the run fails for not answering. */
   maxSteps: number;
+}
+
+export interface ExecuteOptions {
+  /** What the worker already holds of the run's turn (a successor it wrote). */
+  known?: KnownTurn;
+  /** The worker's lease length: given, a successor the turn writes at the threshold is leased to the same worker and returned to start next. */
+  leaseMs?: number;
 }
 
 /** Executes claimed runs: a turn of the agent loop, or delegated work in a child session. */
@@ -82,17 +89,18 @@ export class TurnRunner {
    * {@link LeaseLost} when another worker has taken it over. When `signal` is aborted with
    * {@link RunCancelled}, what the run produced is recorded as its answer, marked cancelled.
    */
-  async execute(run: RunEntity, lease: Lease, signal: AbortSignal): Promise<void> {
+  async execute(run: RunEntity, lease: Lease, signal: AbortSignal, options: ExecuteOptions = {}): Promise<NextTurn | null> {
     const output = new RunOutputStream(async (offset, text) => {
       if (await appendRunOutput(this.dataSource.manager, lease, text)) this.notifier.runOutputAppended({ runId: run.id, offset, text });
     });
-    const start = await this.context.turnStart(run, this.windowTokens);
+    const start = await this.context.turnStart(run, this.windowTokens, options.known ?? null);
     try {
-      await this.steps(run, lease, start, output, signal);
+      return await this.steps(run, lease, start, output, signal, options.leaseMs ?? null);
     } catch (error) {
       const produced = await output.finish();
       if (!(signal.reason instanceof RunCancelled)) throw error;
       await this.writes.answer(lease, run, start.session.id, produced);
+      return null;
     }
   }
 
@@ -101,11 +109,12 @@ export class TurnRunner {
    * out. A turn that starts past the threshold continues first when the model would not; a request
    * refused for the context length is fitted again to the length the provider stated and retried once.
    */
-  private async steps(run: RunEntity, lease: Lease, initial: TurnStart, output: RunOutputStream, signal: AbortSignal): Promise<void> {
+  private async steps(run: RunEntity, lease: Lease, initial: TurnStart, output: RunOutputStream, signal: AbortSignal, leaseMs: number | null): Promise<NextTurn | null> {
     const delegated = run.kind === RunKind.DELEGATED;
     const tools = delegated ? this.delegatedTools : this.conversationTools;
     let start = initial;
-    if ((await this.continuedAtThreshold(run, lease, start, signal)) === 'ENDED') return;
+    let pressure = await this.continuedAtThreshold(run, lease, start, signal, leaseMs);
+    if (pressure.outcome !== 'ANSWER_HERE') return pressure.next;
     const messages: ModelMessage[] = [...start.messages];
     let refitted = false;
     for (let step = 0; step < this.settings.maxSteps; step += 1) {
@@ -128,17 +137,18 @@ export class TurnRunner {
           // This turn's own calls so far stay; the context before them is fitted again.
           const turnMessages = messages.slice(start.messages.length);
           start = await this.context.turnStart(run, this.windowTokens);
-          if ((await this.continuedAtThreshold(run, lease, start, signal)) === 'ENDED') return;
+          pressure = await this.continuedAtThreshold(run, lease, start, signal, leaseMs);
+          if (pressure.outcome !== 'ANSWER_HERE') return pressure.next;
           messages.splice(0, messages.length, ...start.messages, ...turnMessages);
           step -= 1;
           continue;
         }
-        if (error instanceof ModelProviderError) return this.writes.fail(lease, error.message);
+        if (error instanceof ModelProviderError) return this.ended(this.writes.fail(lease, error.message));
         throw error;
       }
       // A provider that does not stream gives its text only at the end.
       if (!streamed && reply.text) onTextDelta(reply.text);
-      if (reply.toolCalls.length === 0) return this.writes.answer(lease, run, start.session.id, await output.finish());
+      if (reply.toolCalls.length === 0) return this.ended(this.writes.answer(lease, run, start.session.id, await output.finish()));
       messages.push({ role: 'assistant', content: reply.text, toolCalls: reply.toolCalls });
       for (const call of reply.toolCalls) {
         signal.throwIfAborted();
@@ -146,7 +156,7 @@ export class TurnRunner {
         if (call.name === 'continue_session' && !delegated) {
           // The built-in agent reads no window; a model's successor must fit its own.
           outcome = await this.tools.continueSession(lease, run, start, call, this.provider.continuesAtThreshold ? null : this.pressure.largestBudget(start));
-          if (outcome === 'ENDED') return;
+          if (outcome === 'ENDED') return null;
         } else if (call.name === 'delegate' && !delegated) {
           outcome = await this.tools.delegate(lease, start, call);
         } else {
@@ -156,11 +166,17 @@ export class TurnRunner {
       }
     }
     await this.writes.fail(lease, `The agent called tools ${this.settings.maxSteps} times without answering; retry the run or rephrase.`);
+    return null;
   }
 
-  /** The runtime's continuation, when the turn starts past the threshold: ENDED when the session continued or a proposal was made. */
-  private async continuedAtThreshold(run: RunEntity, lease: Lease, start: TurnStart, signal: AbortSignal): Promise<'ENDED' | 'GO_ON'> {
-    if (!(await this.pressure.due(run, start))) return 'GO_ON';
-    return (await this.pressure.continueAtThreshold(lease, run, start, signal)) === 'ANSWER_HERE' ? 'GO_ON' : 'ENDED';
+  private async ended(write: Promise<void>): Promise<null> {
+    await write;
+    return null;
+  }
+
+  /** The runtime's continuation, when the turn starts past the threshold: ANSWER_HERE when the turn goes on. */
+  private async continuedAtThreshold(run: RunEntity, lease: Lease, start: TurnStart, signal: AbortSignal, leaseMs: number | null): Promise<PressureOutcome> {
+    if (!(await this.pressure.due(run, start))) return { outcome: 'ANSWER_HERE', next: null };
+    return this.pressure.continueAtThreshold(lease, run, start, signal, leaseMs);
   }
 }

@@ -6,12 +6,14 @@ import { isId } from '../../shared/ids';
 import { ManifestProposal, ProposalStatus, undecidableReason } from './proposals';
 import { Projection, RECENT_EXCHANGE_EVENTS } from './projection/model';
 import { RunKind } from '../conversation/runs';
+import { Lease, LeaseLost, settleLeasedRun } from '../conversation/run.repository';
 import { ContinuationApproval, erasedSessionFailure } from '../conversation/sessions';
 import { sessionTitle } from '../conversation/session-rows';
 import { EventKind } from '../conversation/transcript';
 import { ContinuationEdgeEntity } from './continuation-edge.entity';
 import type { ContinuationProposalEntity } from './continuation-proposal.entity';
 import { EventEntity } from '../conversation/event.entity';
+import { ProjectionManifestEntity } from './projection-manifest.entity';
 import { RunEntity } from '../conversation/run.entity';
 import { SessionEntity } from '../conversation/session.entity';
 import { isUniqueViolation } from '../../platform/db/errors';
@@ -41,6 +43,14 @@ export interface ContinuationResult {
   successor: SessionEntity;
   run: RunEntity;
   replayed: boolean;
+  /** What this call wrote, as written: absent on a replay. */
+  written?: { manifest: ProjectionManifestEntity; successorEvents: EventEntity[] };
+}
+
+/** What a continuation reads before it writes: never changed by the write, so read outside the lock. */
+interface ReadBefore {
+  recommended: Recommendation[];
+  attachments: ReadonlyMap<string, CitedAttachment>;
 }
 
 export interface ContinueOptions {
@@ -49,6 +59,16 @@ export interface ContinueOptions {
   callerRunId?: string;
   /** The proposal a person approves: checked under the predecessor's lock and marked APPROVED with the continuation. */
   approving?: ManifestProposal;
+  /**
+   * A worker that starts the successor's turn itself: its run is written leased to `owner`
+   * (RUNNING, attempt 1), so no other slot or process claims it in between.
+   */
+  leaseTo?: { owner: string; leaseMs: number };
+  /**
+   * The caller's run, settled SUCCEEDED in the continuation's own transaction (its work goes on
+   * in the successor); nothing is written, and {@link LeaseLost} is thrown, when its lease is gone.
+   */
+  settles?: Lease;
 }
 
 /**
@@ -150,13 +170,17 @@ export class ContinuationService {
     if (!isId(input.sessionId)) return notFound('session', ['input', 'sessionId']);
     const fingerprint = requestFingerprint(input, options.actor);
     // Read before the lock: events never change, and a recommendation is a suggestion, not a check.
-    const recommended = await recommendations(this.dataSource.manager, viewer, input);
     // Attachments never change either, and their bytes may be elsewhere than the database.
-    const attachments = await this.citedAttachments(viewer, input);
-    let created: (Written & { superseded: ContinuationProposalEntity[] }) | Outcome<ContinuationResult>;
+    const reads = Promise.all([recommendations(this.dataSource.manager, viewer, input), this.citedAttachments(viewer, input)]).then(
+      ([recommended, attachments]) => ({ recommended, attachments }),
+    );
+    reads.catch(() => undefined);
+    // A worker waiting to start the successor's turn takes the lock meanwhile; anyone else reads first, holding the lock for less.
+    const readBefore = options.leaseTo ? reads : await reads;
+    let created: (Written & { superseded: ContinuationProposalEntity[]; settled: RunEntity[] }) | Outcome<ContinuationResult>;
     try {
       created = await inWriteTransaction(this.dataSource, (transaction) =>
-        this.create(transaction, viewer, input, options, fingerprint, branchMessage, { recommended, attachments }),
+        this.create(transaction, viewer, input, options, fingerprint, branchMessage, readBefore),
       );
     } catch (error) {
       if (error instanceof Refused) return { ok: false, error: error.failure };
@@ -169,9 +193,15 @@ export class ContinuationService {
     if ('ok' in created) return created;
     this.notifier.eventsAppended([...created.predecessorEvents, ...created.successorEvents]);
     this.notifier.sessionContinued(created.edge);
-    this.notifier.runsChanged([created.run, ...created.movedRuns]);
+    this.notifier.runsChanged([...created.settled, created.run, ...created.movedRuns]);
     if (created.superseded.length) this.notifier.proposalsChanged(created.superseded);
-    return succeed({ edge: created.edge, successor: created.successor, run: created.run, replayed: false });
+    return succeed({
+      edge: created.edge,
+      successor: created.successor,
+      run: created.run,
+      replayed: false,
+      written: { manifest: created.manifest, successorEvents: created.successorEvents },
+    });
   }
 
   /** The result of an earlier call with this key, or IDEMPOTENCY_KEY_REUSED for a different request. */
@@ -210,14 +240,15 @@ export class ContinuationService {
     options: ContinueOptions,
     fingerprint: string,
     branchMessage: BranchMessage | null,
-    readBefore: { recommended: Recommendation[]; attachments: ReadonlyMap<string, CitedAttachment> },
-  ): Promise<(Written & { superseded: ContinuationProposalEntity[] }) | Outcome<ContinuationResult>> {
+    reads: ReadBefore | Promise<ReadBefore>,
+  ): Promise<(Written & { superseded: ContinuationProposalEntity[]; settled: RunEntity[] }) | Outcome<ContinuationResult>> {
     const manager = transaction.manager;
     const { predecessor, snapshot, prefetched } = await lockWithSnapshot(
       transaction,
       this.snapshotQuery(viewer, input),
       this.eventPrefetch(input, branchMessage !== null),
     );
+    const readBefore = await reads;
     if (!predecessor) return refuseWith(notFoundFailure('session', ['input', 'sessionId']));
     if (predecessor.erasedAt) return refuseWith(erasedSessionFailure(['input', 'sessionId']));
     if (options.approving) {
@@ -240,6 +271,7 @@ export class ContinuationService {
     // superseded, not left to be approved later into a second successor.
     const superseded =
       predecessor.continuationApproval === ContinuationApproval.ASK && !options.approving ? await supersedePending(manager, predecessor.id, new Date()) : [];
+    const settled = options.settles ? [await settleCallerRun(manager, options.settles)] : [];
     const written = await writeContinuation(transaction, this.policy, {
       viewer,
       input,
@@ -251,8 +283,9 @@ export class ContinuationService {
       prefetched,
       prepared: { ...checked, recommended: readBefore.recommended },
       approving: options.approving ?? null,
+      leaseTo: options.leaseTo ?? null,
     });
-    return { ...written, superseded };
+    return { ...written, superseded, settled };
   }
 
   /** The continuation an approved proposal became; refuses a proposal that cannot be decided (rejected, expired). */
@@ -387,3 +420,9 @@ function branchTitle(title: string): string {
   return sessionTitle(title, { prefix: 'Branch of ' });
 }
 
+/** The caller's run SUCCEEDED, under the predecessor's lock (sessions before runs, as every run write takes them). */
+async function settleCallerRun(manager: EntityManager, lease: Lease): Promise<RunEntity> {
+  const settled = await settleLeasedRun(manager, lease);
+  if (!settled) throw new LeaseLost();
+  return settled;
+}

@@ -38,6 +38,13 @@ export function queuedRun(run: NewRun, now: Date): RunEntity {
   });
 }
 
+/** The run's lease is gone (expired and taken over, or the run was settled elsewhere): stop without writing. */
+export class LeaseLost extends Error {
+  constructor() {
+    super('The run is no longer leased to this worker.');
+  }
+}
+
 /** Who holds a run: a worker's lease counts only for the attempt it claimed. */
 export interface Lease {
   runId: string;
@@ -128,6 +135,26 @@ export async function settleRun(
   );
   const settled = entityFromRow(manager, RunEntity, rows[0]);
   if (run.status !== RunStatus.CANCELLED) await enqueueWebhooks(manager, runEnded(settled));
+  return settled;
+}
+
+/**
+ * {@link settleRun} SUCCEEDED for a run still under `lease`, in one statement that also checks the
+ * lease; null when the lease is gone. A cancelled run stays CANCELLED.
+ */
+export async function settleLeasedRun(manager: EntityManager, lease: Lease): Promise<RunEntity | null> {
+  const rows = returnedRows(
+    await manager.query(
+      `UPDATE runs SET status = CASE WHEN status = 'CANCELLED' THEN status ELSE 'SUCCEEDED' END, error = NULL,
+              lease_owner = NULL, lease_expires_at = NULL, finished_at = coalesce(finished_at, now()), updated_at = now()
+       WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status IN ('RUNNING', 'CANCELLED') RETURNING *`,
+      [lease.runId, lease.owner, lease.attempt],
+    ),
+  );
+  if (!rows.length) return null;
+  const settled = entityFromRow(manager, RunEntity, rows[0]);
+  // A cancelled run's end was announced when it was cancelled.
+  if (settled.status !== RunStatus.CANCELLED) await enqueueWebhooks(manager, runEnded(settled));
   return settled;
 }
 

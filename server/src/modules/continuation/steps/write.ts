@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Actor, ContinueSessionRequest, Handoff, PlanTransfer, describeCarried, normalizeHandoff } from '../continuations';
 import { ContextSectionKind, ManifestItemStatus, Projection } from '../projection/model';
-import { RunKind } from '../../conversation/runs';
+import { RunKind, RunStatus } from '../../conversation/runs';
 import { SessionStatus } from '../../conversation/sessions';
 import { continuationSession } from '../../conversation/session-rows';
 import { ManifestProposal, ProposalStatus } from '../proposals';
@@ -38,6 +38,7 @@ export interface Written {
   edge: ContinuationEdgeEntity;
   successor: SessionEntity;
   run: RunEntity;
+  manifest: ProjectionManifestEntity;
   /** Pending delegated runs that now report to the successor. */
   movedRuns: RunEntity[];
   predecessorEvents: EventEntity[];
@@ -56,6 +57,8 @@ export interface ContinuationWrite {
   prepared: Prepared;
   /** The proposal a person approved: marked APPROVED in the same statement, its draft kept in the manifest. */
   approving: ManifestProposal | null;
+  /** The worker the successor's run is leased to at once, when one starts it itself. */
+  leaseTo: { owner: string; leaseMs: number } | null;
 }
 
 /**
@@ -95,6 +98,11 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
   });
   const carded = transitionCard(write, successor, handoff, projection, ids);
   const run = queuedRun({ accountId: viewer.accountId, sessionId: successor.id, kind: RunKind.TURN, triggerEventId: successorEvents[1].id }, now);
+  // Written as a claim would leave it; the worker's first heartbeat restates the expiry in the database's clock.
+  if (write.leaseTo) {
+    const leaseExpiresAt = new Date(now.getTime() + write.leaseTo.leaseMs);
+    Object.assign(run, { status: RunStatus.RUNNING, attempt: 1, leaseOwner: write.leaseTo.owner, leaseExpiresAt, startedAt: now });
+  }
   const manifest = manifestEntity(
     manifestId,
     edge,
@@ -143,7 +151,7 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
   const movedRuns = snapshot.activeRuns
     .filter((pending) => transferred.pendingRunIds.includes(pending.id))
     .map((pending) => Object.assign(pending, { sessionId: successor.id, updatedAt: now }));
-  return { edge, successor, run, movedRuns, predecessorEvents: carded.events, successorEvents };
+  return { edge, successor, run, manifest, movedRuns, predecessorEvents: carded.events, successorEvents };
 }
 
 interface WriteIds {
