@@ -73,6 +73,9 @@ export function useSidebarLineages() {
   const { data, loading, error, fetchMore, refetch } = useQuery(SidebarLineagesQuery, {
     variables: { first: SIDEBAR_PAGE_SIZE },
     fetchPolicy: 'cache-and-network',
+    // A refetch (after a session is created here) must ask again, not join the first page's
+    // request still on its way, whose answer was read before the session existed.
+    context: { queryDeduplication: false },
   });
   useSubscription(AccountContinuationsSubscription);
   const [loadingMore, setLoadingMore] = useState(false);
