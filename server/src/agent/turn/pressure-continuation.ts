@@ -127,7 +127,18 @@ export class PressureContinuation {
     return { ok: true as const, request };
   }
 
+  /**
+   * Writes the continuation; when its budget is below what the projection needs at least (a long
+   * message in a small window), once more with that least, if the successor's window still holds it.
+   */
   private async write(lease: Lease, run: RunEntity, start: TurnStart, request: ContinueSessionRequest, leaseMs: number | null): Promise<Outcome<unknown>> {
+    const outcome = await this.writeOnce(lease, run, start, request, leaseMs);
+    const least = outcome.ok ? null : leastBudget(outcome.error.details);
+    if (least === null || least <= (request.tokenBudget ?? 0) || least > this.largestBudget(start)) return outcome;
+    return this.writeOnce(lease, run, start, { ...request, tokenBudget: least }, leaseMs);
+  }
+
+  private async writeOnce(lease: Lease, run: RunEntity, start: TurnStart, request: ContinueSessionRequest, leaseMs: number | null): Promise<Outcome<unknown>> {
     if (start.session.continuationApproval === ContinuationApproval.ASK) {
       await this.writes.assertLease(lease);
       return this.proposals.propose(start.viewer, request, { runId: run.id, toolCallId: request.idempotencyKey, callEvent: null });
@@ -167,6 +178,13 @@ export class PressureContinuation {
     const fixed = start.promptTokens - start.facts.contextUsage.tokens;
     return Math.max(CONTINUATION_LIMITS.minTokenBudget, Math.floor((this.threshold * start.windowTokens - fixed) / 2));
   }
+}
+
+/** The least budget a refusal names for `input.tokenBudget` ("Must be at least N."), if it names one. */
+function leastBudget(details: readonly { path: readonly (string | number)[]; message: string }[]): number | null {
+  const detail = details.find((candidate) => candidate.path.join('.') === 'input.tokenBudget');
+  const least = detail && /at least (\d+)/.exec(detail.message);
+  return least ? Number(least[1]) : null;
 }
 
 /** The successor's run, when the write leased it to this lease's worker, with what the write holds. */

@@ -171,12 +171,10 @@ export class ContinuationService {
     const fingerprint = requestFingerprint(input, options.actor);
     // Read before the lock: events never change, and a recommendation is a suggestion, not a check.
     // Attachments never change either, and their bytes may be elsewhere than the database.
-    const reads = Promise.all([recommendations(this.dataSource.manager, viewer, input), this.citedAttachments(viewer, input)]).then(
-      ([recommended, attachments]) => ({ recommended, attachments }),
-    );
-    reads.catch(() => undefined);
-    // A worker waiting to start the successor's turn takes the lock meanwhile; anyone else reads first, holding the lock for less.
-    const readBefore = options.leaseTo ? reads : await reads;
+    // Read to the end before the transaction takes its connection: reads running beside it would
+    // wait for another, and the embedded database has only the one.
+    const [recommended, attachments] = await Promise.all([recommendations(this.dataSource.manager, viewer, input), this.citedAttachments(viewer, input)]);
+    const readBefore: ReadBefore = { recommended, attachments };
     let created: (Written & { superseded: ContinuationProposalEntity[]; settled: RunEntity[] }) | Outcome<ContinuationResult>;
     try {
       created = await inWriteTransaction(this.dataSource, (transaction) =>
@@ -240,7 +238,7 @@ export class ContinuationService {
     options: ContinueOptions,
     fingerprint: string,
     branchMessage: BranchMessage | null,
-    reads: ReadBefore | Promise<ReadBefore>,
+    readBefore: ReadBefore,
   ): Promise<(Written & { superseded: ContinuationProposalEntity[]; settled: RunEntity[] }) | Outcome<ContinuationResult>> {
     const manager = transaction.manager;
     const { predecessor, snapshot, prefetched } = await lockWithSnapshot(
@@ -248,7 +246,6 @@ export class ContinuationService {
       this.snapshotQuery(viewer, input),
       this.eventPrefetch(input, branchMessage !== null),
     );
-    const readBefore = await reads;
     if (!predecessor) return refuseWith(notFoundFailure('session', ['input', 'sessionId']));
     if (predecessor.erasedAt) return refuseWith(erasedSessionFailure(['input', 'sessionId']));
     if (options.approving) {
