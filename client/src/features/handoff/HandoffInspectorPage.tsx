@@ -1,6 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { formatCount, formatDateTime } from '../../app/format';
 import { TopBar } from '../../app/shell/TopBar';
+import { MissingPage } from '../../app/shell/MissingPage';
 import { useDocumentTitle } from '../../app/useDocumentTitle';
 import type { HandoffInspectionQuery, PlanTransfer } from '../../gql/graphql';
 import { actorInWords, transitionInWords } from '../continuation/continuation-words';
@@ -38,19 +39,7 @@ export function HandoffInspectorPage({ edgeId }: { edgeId: string }) {
       </p>
     );
   }
-  if (!edge) {
-    return (
-      <div className="page">
-        <TopBar>
-          <h1>{error ? 'The handoff could not be loaded' : 'Continuation not found'}</h1>
-        </TopBar>
-        <section className="page-state">
-          <p role={error ? 'alert' : undefined}>{error?.message ?? 'It does not exist, or it belongs to another account.'}</p>
-          <Link to="/">Start a new conversation</Link>
-        </section>
-      </div>
-    );
-  }
+  if (!edge) return <MissingPage notFound="Continuation not found" failed="The handoff could not be loaded" error={error} />;
 
   const { manifest } = edge;
   const sessionNames = {

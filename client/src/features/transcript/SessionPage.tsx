@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useCommands, type Command } from '../../app/commands';
 import { useShell } from '../../app/shell/shell-context';
-import { TopBar } from '../../app/shell/TopBar';
+import { MissingPage } from '../../app/shell/MissingPage';
 import { useDocumentTitle } from '../../app/useDocumentTitle';
 import { AgentActivity } from '../agent/AgentActivity';
 import { LiveAnswer } from '../agent/LiveAnswer';
@@ -71,7 +71,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
       </p>
     );
   }
-  if (!session) return <SessionMissing error={transcript.error} />;
+  if (!session) return <MissingPage notFound="Session not found" failed="The session could not be loaded" error={transcript.error} />;
 
   const liveError = live.error ?? follower.error;
   const lastEvent = events.at(-1);
@@ -220,19 +220,6 @@ function SessionComposer({ erased, ...props }: Parameters<typeof Composer>[0] & 
   return <Composer {...props} />;
 }
 
-function SessionMissing({ error }: { error: SessionTranscript['error'] }) {
-  return (
-    <div className="page">
-      <TopBar>
-        <h1>{error ? 'The session could not be loaded' : 'Session not found'}</h1>
-      </TopBar>
-      <section className="page-state">
-        <p role={error ? 'alert' : undefined}>{error?.message ?? 'It does not exist, or it belongs to another account.'}</p>
-        <Link to="/">Start a new conversation</Link>
-      </section>
-    </div>
-  );
-}
 
 interface SessionMenuProps {
   session: LoadedSession;
