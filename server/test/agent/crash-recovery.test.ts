@@ -6,6 +6,7 @@ import { GraphQLTestClient } from '../helpers/graphql-client';
 import { CONTINUE, ContinueResult, continuation } from '../helpers/continuations';
 import { exitOf, startServerProcess, waitForOutput } from '../helpers/server-process';
 import { isolatedServerDatabase } from '../setup/test-database';
+import { runsSettled } from '../helpers/runs';
 
 /**
  * A server process killed outright while continuations and messages are in flight, then another
@@ -64,7 +65,7 @@ onPostgres('a server process killed mid-flight', () => {
       }
     }
     for (const sessionId of predecessors) await first.data(POST, { input: { sessionId, text: 'Where do we stand?', clientMessageId: randomUUID() } });
-    await settled(database.databaseUrl!);
+    await runsSettled(database.databaseUrl!, 60_000);
 
     const continuations = predecessors.map((sessionId) => continuation(sessionId, { idempotencyKey: randomUUID(), title: 'After the crash' }));
     const messages = chats.flatMap((sessionId) =>
@@ -99,7 +100,7 @@ onPostgres('a server process killed mid-flight', () => {
       const result = await retryWhileTurnRuns(() => second.data<{ continueSession: ContinueResult }>(CONTINUE, { input }));
       expect(result.__typename).toBe('ContinueSessionSuccess');
     }
-    await settled(database.databaseUrl!);
+    await runsSettled(database.databaseUrl!, 60_000);
 
     const sql = new Client({ connectionString: database.databaseUrl });
     await sql.connect();
@@ -139,23 +140,6 @@ onPostgres('a server process killed mid-flight', () => {
     }
   }, 120_000);
 });
-
-/** Until no run is queued or running (the killed process's leases expire and are claimed again). */
-async function settled(databaseUrl: string, timeoutMs = 60_000): Promise<void> {
-  const sql = new Client({ connectionString: databaseUrl });
-  await sql.connect();
-  try {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const { rows } = await sql.query(`SELECT count(*)::int AS n FROM runs WHERE status IN ('QUEUED', 'RUNNING')`);
-      if (rows[0].n === 0) return;
-      if (Date.now() > deadline) throw new Error(`${rows[0].n} runs did not settle`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  } finally {
-    await sql.end();
-  }
-}
 
 /** A continuation waits for the predecessor's turn to end, as an agent retrying it would. */
 async function retryWhileTurnRuns(send: () => Promise<{ continueSession: ContinueResult }>): Promise<ContinueResult> {

@@ -7,6 +7,7 @@ import { CONTINUE, ContinueResult, continuation } from '../helpers/continuations
 import { exitOf, startServerProcess, waitForOutput } from '../helpers/server-process';
 import { testRedisUrl } from '../helpers/test-server';
 import { directUrl, isolatedServerDatabase } from '../setup/test-database';
+import { runsSettled } from '../helpers/runs';
 
 /**
  * Three server processes as a deployment runs them: behind PgBouncer in transaction mode, with
@@ -90,7 +91,7 @@ deployed('three server processes behind PgBouncer, with Redis and a replica, one
     for (const [index, sessionId] of predecessors.entries()) {
       await send(index, POST, { input: { sessionId, text: 'Where do we stand?', clientMessageId: randomUUID() } });
     }
-    await settled(database.databaseUrl!);
+    await runsSettled(database.databaseUrl!, 90_000);
 
     // Each chat is written through process i and followed on process i + 1.
     const followers = chats.map((sessionId, index) => follow(sessionId, index + 1));
@@ -135,7 +136,7 @@ deployed('three server processes behind PgBouncer, with Redis and a replica, one
     await exitOf(victim);
     expect(held.length).toBeGreaterThan(0);
     await writing;
-    await settled(database.databaseUrl!);
+    await runsSettled(database.databaseUrl!, 90_000);
 
     try {
       // The runs the killed process held were claimed again once their leases ended, and finished.
@@ -206,23 +207,6 @@ deployed('three server processes behind PgBouncer, with Redis and a replica, one
     };
   }
 });
-
-/** Until no run is queued or running (the killed process's leases end and are claimed again). */
-async function settled(databaseUrl: string, timeoutMs = 90_000): Promise<void> {
-  const sql = new Client({ connectionString: databaseUrl });
-  await sql.connect();
-  try {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const { rows } = await sql.query(`SELECT count(*)::int AS n FROM runs WHERE status IN ('QUEUED', 'RUNNING')`);
-      if (rows[0].n === 0) return;
-      if (Date.now() > deadline) throw new Error(`${rows[0].n} runs did not settle`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  } finally {
-    await sql.end();
-  }
-}
 
 /** `npm run verify` on the database: its exit code and what it printed. */
 function verify(databaseUrl: string): Promise<{ code: number | null; output: string }> {

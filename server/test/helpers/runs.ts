@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { GraphQLTestClient } from './graphql-client';
 
 export interface RunView {
@@ -67,4 +68,21 @@ export interface SessionView {
 export async function sessionOf(client: GraphQLTestClient, sessionId: string): Promise<SessionView> {
   const { session } = await client.data<{ session: SessionView }>(`query ($id: ID!) { session(id: $id) { ${SESSION_FIELDS} } }`, { id: sessionId });
   return session;
+}
+
+/** Until no run of the database is queued or running (a killed process's leases expire and are claimed again). */
+export async function runsSettled(databaseUrl: string, timeoutMs: number): Promise<void> {
+  const sql = new Client({ connectionString: databaseUrl });
+  await sql.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await sql.query(`SELECT count(*)::int AS n FROM runs WHERE status IN ('QUEUED', 'RUNNING')`);
+      if (rows[0].n === 0) return;
+      if (Date.now() > deadline) throw new Error(`${rows[0].n} runs did not settle`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    await sql.end();
+  }
 }
