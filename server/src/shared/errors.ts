@@ -27,6 +27,8 @@ export interface OperationFailure {
   details: ErrorDetail[];
   /** With SESSION_CONTINUED: the session the conversation moved to. */
   currentContinuationId?: string;
+  /** With a projection budget too small: the least it needs, for a caller that may ask again with it. */
+  leastTokenBudget?: number;
 }
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: OperationFailure };

@@ -133,8 +133,8 @@ export class PressureContinuation {
    */
   private async write(lease: Lease, run: RunEntity, start: TurnStart, request: ContinueSessionRequest, leaseMs: number | null): Promise<Outcome<unknown>> {
     const outcome = await this.writeOnce(lease, run, start, request, leaseMs);
-    const least = outcome.ok ? null : leastBudget(outcome.error.details);
-    if (least === null || least <= (request.tokenBudget ?? 0) || least > this.largestBudget(start)) return outcome;
+    const least = outcome.ok ? undefined : outcome.error.leastTokenBudget;
+    if (least === undefined || least <= (request.tokenBudget ?? 0) || least > this.largestBudget(start)) return outcome;
     return this.writeOnce(lease, run, start, { ...request, tokenBudget: least }, leaseMs);
   }
 
@@ -178,13 +178,6 @@ export class PressureContinuation {
     const fixed = start.promptTokens - start.facts.contextUsage.tokens;
     return Math.max(CONTINUATION_LIMITS.minTokenBudget, Math.floor((this.threshold * start.windowTokens - fixed) / 2));
   }
-}
-
-/** The least budget a refusal names for `input.tokenBudget` ("Must be at least N."), if it names one. */
-function leastBudget(details: readonly { path: readonly (string | number)[]; message: string }[]): number | null {
-  const detail = details.find((candidate) => candidate.path.join('.') === 'input.tokenBudget');
-  const least = detail && /at least (\d+)/.exec(detail.message);
-  return least ? Number(least[1]) : null;
 }
 
 /** The successor's run, when the write leased it to this lease's worker, with what the write holds. */

@@ -45,11 +45,13 @@ export async function compileProjection(
   const minimum = fixedTokens + (candidates.length ? summary.tokens + separatorTokens : 0);
   if (minimum > request.tokenBudget) {
     const advised = minimum + (request.minimumAllowance ?? 0);
-    return fail(
+    const tooSmall = fail<Projection>(
       ErrorCode.INVALID_INPUT,
       `tokenBudget ${request.tokenBudget} is below the ${advised} tokens this continuation needs at least (control, identity, state, lineage and the initiating message).`,
       [{ path: ['input', 'tokenBudget'], message: `Must be at least ${advised}.` }],
     );
+    if (!tooSmall.ok) tooSmall.error.leastTokenBudget = advised;
+    return tooSmall;
   }
 
   const placed = new Map<Candidate, Placement>();

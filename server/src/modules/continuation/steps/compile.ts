@@ -16,7 +16,7 @@ import { Viewer } from '../../../shared/viewer';
 import { assertTurnBoundary, initiatingEvent, transferablePendingRuns } from './checks';
 import { ContinuationPolicy } from './policy';
 import { AGENT_TOOLS } from '../../../shared/agent-tools';
-import { refuse } from './refusal';
+import { refuseWith } from './refusal';
 import { CitedAttachment, projected, resolveSources, transferredState } from './sources';
 import { AttachmentReference } from '../../attachments/attachments';
 import { findAttachments } from '../../attachments/attachment.repository';
@@ -130,7 +130,7 @@ export async function compile(
     },
     reader,
   );
-  if (!projection.ok) return refuse(projection.error.code, projection.error.message, projection.error.details);
+  if (!projection.ok) return refuseWith(projection.error);
   return { block, projection: projection.value };
 }
 
