@@ -25,6 +25,8 @@ const SECTIONS = ['continue', 'message'];
 const OPERATIONS: Record<string, number> = { continue: Number(process.env.PROFILE_OPERATIONS ?? 1_600), message: Number(process.env.PROFILE_OPERATIONS ?? 4_000) };
 const WARMUP: Record<string, number> = { continue: Number(process.env.PROFILE_WARMUP ?? 320), message: Number(process.env.PROFILE_WARMUP ?? 2_000) };
 const TOP_FRAMES = Number(process.env.PROFILE_TOP ?? 25);
+/** Microseconds between samples: sampling costs CPU, so a coarse interval reads CPU per operation closer to an unprofiled run. */
+const SAMPLING_INTERVAL_US = Number(process.env.PROFILE_INTERVAL_US ?? 200);
 
 interface ProfileNode {
   id: number;
@@ -65,7 +67,7 @@ async function profiled<T>(name: string, work: () => Promise<T>): Promise<{ resu
   const session = new Session();
   session.connect();
   await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
   await session.post('Profiler.start');
   const cpuBefore = process.cpuUsage();
   const result = await work();

@@ -184,12 +184,17 @@ function reportMessages(rounds: MessageRound[], { serverQueries, rawStatements }
   reportThroughputRounds('postMessage', rounds, MESSAGE_OPERATIONS, MESSAGE_TARGET);
 }
 
+/** CPU per operation: this process's (server or `pg` driver, and the load generator) + PostgreSQL's. */
+const cpuCell = ({ processCpuMs, postgresCpuMs }: Throughput) =>
+  postgresCpuMs === null ? fixed(processCpuMs, 2) : `${fixed(processCpuMs, 2)} + ${fixed(postgresCpuMs, 2)}`;
+
 /** A server-against-raw throughput table, round by round, and each concurrency's ratios with the target at the highest. */
 function reportThroughputRounds(operation: string, rounds: ContinueRound[], operations: Record<number, number>, target: number) {
   const ratio = (row: ContinueRound) => row.server.opsPerSecond / row.raw.opsPerSecond;
+  console.log('CPU ms/op = this process (the server, or the raw side\'s pg driver; the load generator too) + all PostgreSQL processes\n');
   console.log(
     table(
-      ['round', 'clients', 'ops', 'server ops/s', 'p50 ms', 'p99 ms', 'raw ops/s', 'p50 ms', 'p99 ms', 'ratio'],
+      ['round', 'clients', 'ops', 'server ops/s', 'p50 ms', 'p99 ms', 'CPU ms/op', 'raw ops/s', 'p50 ms', 'p99 ms', 'CPU ms/op', 'ratio'],
       rounds.map((row) => [
         String(row.round),
         String(row.clients),
@@ -197,9 +202,11 @@ function reportThroughputRounds(operation: string, rounds: ContinueRound[], oper
         fixed(row.server.opsPerSecond),
         fixed(row.server.p50Ms),
         fixed(row.server.p99Ms),
+        cpuCell(row.server),
         fixed(row.raw.opsPerSecond),
         fixed(row.raw.p50Ms),
         fixed(row.raw.p99Ms),
+        cpuCell(row.raw),
         fixed(ratio(row), 2),
       ]),
     ),
@@ -250,9 +257,11 @@ function reportTurns(rounds: TurnRound[], serverQueries: number) {
         fixed(row.server.opsPerSecond),
         fixed(row.server.p50Ms),
         fixed(row.server.p99Ms),
+        cpuCell(row.server),
         fixed(row.raw.opsPerSecond),
         fixed(row.raw.p50Ms),
         fixed(row.raw.p99Ms),
+        cpuCell(row.raw),
         fixed(ratio(row), 2),
       ]),
     ),

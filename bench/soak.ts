@@ -59,7 +59,14 @@ function merged(batches: Throughput[], counts: number[]): Throughput {
   const total = counts.reduce((a, b) => a + b, 0);
   const seconds = batches.reduce((sum, batch, index) => sum + counts[index] / batch.opsPerSecond, 0);
   const weighted = (pick: (batch: Throughput) => number) => batches.reduce((sum, batch, index) => sum + pick(batch) * counts[index], 0) / total;
-  return { opsPerSecond: total / seconds, p50Ms: weighted((batch) => batch.p50Ms), p99Ms: Math.max(...batches.map((batch) => batch.p99Ms)) };
+  const postgres = batches.every((batch) => batch.postgresCpuMs !== null) ? weighted((batch) => batch.postgresCpuMs!) : null;
+  return {
+    opsPerSecond: total / seconds,
+    p50Ms: weighted((batch) => batch.p50Ms),
+    p99Ms: Math.max(...batches.map((batch) => batch.p99Ms)),
+    processCpuMs: weighted((batch) => batch.processCpuMs),
+    postgresCpuMs: postgres,
+  };
 }
 
 async function createSessions(accounts: Account[], count: number): Promise<Predecessor[]> {

@@ -1,3 +1,5 @@
+import { postgresCpu, postgresCpuSince, processCpuMs } from './cpu';
+
 /** Nearest-rank percentile (0 < p <= 100) of unsorted samples. */
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) throw new Error('No samples');
@@ -23,6 +25,10 @@ export interface Throughput {
   opsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** CPU time of this process (server and load generator) per operation. */
+  processCpuMs: number;
+  /** CPU time of PostgreSQL's processes per operation; null when it does not run on this machine. */
+  postgresCpuMs: number | null;
 }
 
 /**
@@ -40,10 +46,19 @@ export async function measure(concurrency: number, count: number, operation: (in
       latencies.push(performance.now() - started);
     }
   };
+  // Read before the clock starts: listing /proc takes a few milliseconds.
+  const [processBefore, postgresBefore] = [processCpuMs(), postgresCpu()];
   const started = performance.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
-  return { opsPerSecond: count / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
+  const postgresUsed = postgresCpuSince(postgresBefore);
+  return {
+    opsPerSecond: count / seconds,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    processCpuMs: (processCpuMs() - processBefore) / count,
+    postgresCpuMs: postgresUsed === null ? null : postgresUsed / count,
+  };
 }
 
 /** A plain-text table: right-aligned columns, a rule under the header. */
