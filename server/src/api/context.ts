@@ -1,3 +1,4 @@
+import { lazyLoaders } from '../shared/graphql/lazy-loaders';
 import type { AccountsContext } from '../modules/accounts/accounts.context';
 import { lifecycleLoaders, LifecycleContext, LifecycleServices } from '../modules/lifecycle/lifecycle.context';
 import { conversationLoaders } from '../modules/conversation/graphql/conversation.context';
@@ -29,14 +30,12 @@ export type Context = AccountsContext & ResourcesContext & SearchContext & Conti
   sessionReach: SessionReach;
 };
 
-function createLoaders(viewer: Viewer, services: Services): Context['loaders'] {
-  return {
-    ...conversationLoaders(viewer, services),
-    ...planLoaders(viewer, services),
-    ...continuationLoaders(viewer, services),
-    ...lifecycleLoaders(viewer, services),
-  };
-}
+const createLoaders = lazyLoaders<Context['loaders'], Services>({
+  ...conversationLoaders,
+  ...planLoaders,
+  ...continuationLoaders,
+  ...lifecycleLoaders,
+});
 
 /** A new context for one operation (or one subscription, whose events each refresh its loaders). */
 export function createContext(viewer: Viewer, services: Services, pubSub: AppPubSub, sessionReach: SessionReach): Context {

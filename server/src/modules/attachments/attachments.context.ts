@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../../shared/graphql/request-context';
-import type { Viewer } from '../../shared/viewer';
+import type { LoaderFactories } from '../../shared/graphql/lazy-loaders';
 import type { AttachmentEntity } from './attachment.entity';
 import type { AttachmentService } from './attachments.service';
 
@@ -17,6 +17,6 @@ export interface AttachmentsContext extends RequestContext {
   loaders: AttachmentLoaders;
 }
 
-export function attachmentLoaders({ accountId }: Viewer, services: AttachmentServices): AttachmentLoaders {
-  return { attachmentByCid: new DataLoader((cids) => services.attachments.attachmentsByCids(accountId, cids)) };
-}
+export const attachmentLoaders: LoaderFactories<AttachmentLoaders, AttachmentServices> = {
+  attachmentByCid: ({ accountId }, services) => new DataLoader((cids) => services.attachments.attachmentsByCids(accountId, cids)),
+};

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../../shared/graphql/request-context';
-import type { Viewer } from '../../shared/viewer';
+import type { LoaderFactories } from '../../shared/graphql/lazy-loaders';
 import type { ErasureReceiptEntity } from './erasure/erasure-receipt.entity';
 import type { ErasureService } from './erasure/erasure.service';
 import type { RetentionService } from './retention/retention.service';
@@ -25,6 +25,6 @@ export interface LifecycleContext extends RequestContext {
 }
 
 /** The lifecycle module's loaders, new for each operation. */
-export function lifecycleLoaders(viewer: Viewer, services: LifecycleServices): LifecycleLoaders {
-  return { receiptsByErasedAt: new DataLoader((instants) => services.erasures.receiptsAt(viewer.accountId, instants)) };
-}
+export const lifecycleLoaders: LoaderFactories<LifecycleLoaders, LifecycleServices> = {
+  receiptsByErasedAt: ({ accountId }, services) => new DataLoader((instants) => services.erasures.receiptsAt(accountId, instants)),
+};

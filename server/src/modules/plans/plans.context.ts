@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { Viewer } from '../../shared/viewer';
+import type { LoaderFactories } from '../../shared/graphql/lazy-loaders';
 import type { ConversationContext, ConversationLoaders, ConversationServices } from '../conversation/graphql/conversation.context';
 import type { PlanRevisionEntity } from './plan-revision.entity';
 import type { PlanService } from './plans.service';
@@ -18,6 +18,6 @@ export interface PlansContext extends ConversationContext {
 }
 
 /** The plans module's own loaders; the conversation's come from its module. */
-export function planLoaders(_viewer: Viewer, services: PlanServices): Pick<PlanLoaders, 'planBySessionId'> {
-  return { planBySessionId: new DataLoader((ids) => services.plans.plansBySessionIds(ids)) };
-}
+export const planLoaders: LoaderFactories<Pick<PlanLoaders, 'planBySessionId'>, PlanServices> = {
+  planBySessionId: (_viewer, services) => new DataLoader((ids) => services.plans.plansBySessionIds(ids)),
+};

@@ -125,14 +125,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
 
   const serveGraphQL = graphqlOverHttp(apollo, async (req) => {
     const requestId = requestIdOf(req);
-    const log = requestLog(req, logger);
     const viewer = await authenticate(req.headers.authorization).catch((error: unknown) => {
       // Apollo Server runs no plugin for a context that fails: its error is logged here.
-      log.error({ err: error }, 'Unexpected error authenticating a GraphQL request');
+      requestLog(req, logger).error({ err: error }, 'Unexpected error authenticating a GraphQL request');
       throw new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR', requestId, http: { status: 500 } } });
     });
     if (!viewer) throw unauthenticatedError();
-    return { ...createContext(viewer), requestId, log, request: req };
+    // The context itself, not a copy: `refreshLoaders` replaces the loaders of the object it made.
+    return Object.assign(createContext(viewer), { requestId, request: req });
   });
   const app = express();
   app.disable('x-powered-by');

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { TopicPubSub } from '../../../platform/pubsub/topic-pub-sub';
-import type { Viewer } from '../../../shared/viewer';
+import type { LoaderFactories } from '../../../shared/graphql/lazy-loaders';
 import type { ConversationTopics } from '../../conversation/conversation.topics';
 import type { PlanLoaders, PlanServices, PlansContext } from '../../plans/plans.context';
 import type { RunEntity } from '../../conversation/run.entity';
@@ -40,18 +40,14 @@ export interface ContinuationContext extends PlansContext {
 }
 
 /** The continuation module's own loaders; the modules below it bring theirs. */
-export function continuationLoaders(viewer: Viewer, services: ContinuationServices): Omit<ContinuationLoaders, keyof PlanLoaders> {
-  const { accountId } = viewer;
-  const { lineage, proposals } = services;
-  return {
-    edgeById: new DataLoader((ids) => lineage.edgesByIds(accountId, ids)),
-    initialRunBySuccessorId: new DataLoader((ids) => services.runs.firstTurnRuns(accountId, ids)),
-    edgeBySuccessorId: new DataLoader((ids) => lineage.edgesBySuccessorIds(accountId, ids)),
-    edgesByPredecessorId: new DataLoader((ids) => lineage.edgesByPredecessorIds(accountId, ids)),
-    manifestById: new DataLoader((ids) => lineage.manifestsByIds(accountId, ids)),
-    manifestByEdgeId: new DataLoader((ids) => lineage.manifestsByEdgeIds(accountId, ids)),
-    recallCountsByManifestId: new DataLoader((ids) => lineage.recallCounts(ids)),
-    proposalById: new DataLoader((ids) => proposals.proposalsByIds(accountId, ids)),
-    pendingProposalBySessionId: new DataLoader((ids) => proposals.pendingBySessionIds(accountId, ids)),
-  };
-}
+export const continuationLoaders: LoaderFactories<Omit<ContinuationLoaders, keyof PlanLoaders>, ContinuationServices> = {
+  edgeById: ({ accountId }, { lineage }) => new DataLoader((ids) => lineage.edgesByIds(accountId, ids)),
+  initialRunBySuccessorId: ({ accountId }, { runs }) => new DataLoader((ids) => runs.firstTurnRuns(accountId, ids)),
+  edgeBySuccessorId: ({ accountId }, { lineage }) => new DataLoader((ids) => lineage.edgesBySuccessorIds(accountId, ids)),
+  edgesByPredecessorId: ({ accountId }, { lineage }) => new DataLoader((ids) => lineage.edgesByPredecessorIds(accountId, ids)),
+  manifestById: ({ accountId }, { lineage }) => new DataLoader((ids) => lineage.manifestsByIds(accountId, ids)),
+  manifestByEdgeId: ({ accountId }, { lineage }) => new DataLoader((ids) => lineage.manifestsByEdgeIds(accountId, ids)),
+  recallCountsByManifestId: (_viewer, { lineage }) => new DataLoader((ids) => lineage.recallCounts(ids)),
+  proposalById: ({ accountId }, { proposals }) => new DataLoader((ids) => proposals.proposalsByIds(accountId, ids)),
+  pendingProposalBySessionId: ({ accountId }, { proposals }) => new DataLoader((ids) => proposals.pendingBySessionIds(accountId, ids)),
+};

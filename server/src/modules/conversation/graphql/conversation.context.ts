@@ -3,7 +3,7 @@ import type { TopicPubSub } from '../../../platform/pubsub/topic-pub-sub';
 import { notFoundFailure } from '../../../shared/errors';
 import { failureError } from '../../../shared/graphql/errors';
 import type { RecallRecorder } from '../../../shared/recall';
-import type { Viewer } from '../../../shared/viewer';
+import type { LoaderFactories } from '../../../shared/graphql/lazy-loaders';
 import { attachmentLoaders, AttachmentLoaders, AttachmentServices, AttachmentsContext } from '../../attachments/attachments.context';
 import type { ContextUsage } from '../context-usage';
 import type { ConversationTopics } from '../conversation.topics';
@@ -36,17 +36,14 @@ export interface ConversationContext extends AttachmentsContext {
 }
 
 /** Per-operation loaders: batching and caching live only as long as one operation (or one subscription event). */
-export function conversationLoaders(viewer: Viewer, services: ConversationServices): ConversationLoaders {
-  const { accountId } = viewer;
-  return {
-    ...attachmentLoaders(viewer, services),
-    sessionById: new DataLoader((ids) => services.sessions.sessionsByIds(accountId, ids)),
-    eventById: new DataLoader((ids) => services.transcript.eventsByIds(accountId, ids)),
-    runById: new DataLoader((ids) => services.runs.runsByIds(accountId, ids)),
-    childrenByParentId: new DataLoader((ids) => services.sessions.childrenOf(accountId, ids)),
-    contextUsageBySessionId: new DataLoader((ids) => services.runs.contextUsage(accountId, ids)),
-  };
-}
+export const conversationLoaders: LoaderFactories<ConversationLoaders, ConversationServices> = {
+  ...attachmentLoaders,
+  sessionById: ({ accountId }, services) => new DataLoader((ids) => services.sessions.sessionsByIds(accountId, ids)),
+  eventById: ({ accountId }, services) => new DataLoader((ids) => services.transcript.eventsByIds(accountId, ids)),
+  runById: ({ accountId }, services) => new DataLoader((ids) => services.runs.runsByIds(accountId, ids)),
+  childrenByParentId: ({ accountId }, services) => new DataLoader((ids) => services.sessions.childrenOf(accountId, ids)),
+  contextUsageBySessionId: ({ accountId }, services) => new DataLoader((ids) => services.runs.contextUsage(accountId, ids)),
+};
 
 /** The viewer's session a subscription names; NOT_FOUND, before anything is subscribed, when there is none. */
 export async function subscribedSession(ctx: ConversationContext, sessionId: string): Promise<SessionEntity> {
