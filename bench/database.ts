@@ -1,4 +1,5 @@
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
+import { measure } from './stats';
 
 export interface BenchDatabase {
   /** The URL of the new database, on the same server as the one given. */
@@ -29,4 +30,17 @@ export async function createBenchDatabase(serverUrl: string): Promise<BenchDatab
       await withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
+}
+
+/** `work` measured as `measure` does, through a pool of as many connections as clients, opened before the clock starts. */
+export async function rawThroughput(url: string, clients: number, work: (pool: Pool, index: number) => Promise<unknown>, count: number) {
+  const pool = new Pool({ connectionString: url, max: clients });
+  try {
+    // Connections open before the clock starts, as the server's pool already is.
+    const connected = await Promise.all(Array.from({ length: clients }, () => pool.connect()));
+    connected.forEach((client) => client.release());
+    return await measure(clients, count, (index) => work(pool, index));
+  } finally {
+    await pool.end();
+  }
 }

@@ -5,7 +5,7 @@ import { Pool } from 'pg';
 import type { RunningApp } from '../server/src/app';
 import type { RunEntity } from '../server/src/modules/conversation/run.entity';
 import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, preparePredecessors, readManifestTemplate } from './continue-session';
-import { withClient } from './database';
+import { rawThroughput, withClient } from './database';
 import { log, runOnNewDatabase, startBenchServer } from './harness';
 import { GraphQLClient } from './graphql';
 import { benchCompile, reportCompile } from './compile';
@@ -86,18 +86,6 @@ function dispenser(predecessors: Predecessor[]) {
     next += count;
     return predecessors.slice(next - count, next);
   };
-}
-
-async function rawThroughput(url: string, clients: number, work: (pool: Pool, index: number) => Promise<unknown>, count: number) {
-  const pool = new Pool({ connectionString: url, max: clients });
-  try {
-    // Connections open before the clock starts, as the server's pool already is.
-    const connected = await Promise.all(Array.from({ length: clients }, () => pool.connect()));
-    connected.forEach((client) => client.release());
-    return await measure(clients, count, (index) => work(pool, index));
-  } finally {
-    await pool.end();
-  }
 }
 
 /** An account the benchmark works in, with a client speaking for it. */
