@@ -54,12 +54,16 @@ export class AgentWorker {
     for (const waiter of [...this.waiters]) waiter();
   }
 
-  /** Runs changed in this process: a cancelled one in flight here stops now, and queued ones are looked at. */
+  /**
+   * Runs changed in this process: a cancelled one in flight here stops now, and queued ones are
+   * looked at. Other changes (a run claimed, settled, or written leased to a slot) leave nothing
+   * to claim, so idle slots sleep on rather than race for it.
+   */
   runsChanged(runs: RunEntity[]): void {
     for (const run of runs) {
       if (run.status === RunStatus.CANCELLED) this.inFlight.get(run.id)?.abort.abort(new RunCancelled());
     }
-    this.wake();
+    if (runs.some((run) => run.status === RunStatus.QUEUED)) this.wake();
   }
 
   /**

@@ -6,7 +6,7 @@ import { continueSessionToolRequest } from '../../modules/continuation/continue-
 import type { ContinuationResult, ContinuationService } from '../../modules/continuation/continuations.service';
 import { ProposalStatus } from '../../modules/continuation/proposals';
 import type { ProposalService } from '../../modules/continuation/proposals.service';
-import { RunKind } from '../../modules/conversation/runs';
+import { ACTIVE_RUN_STATUSES, RunKind } from '../../modules/conversation/runs';
 import { RunEntity } from '../../modules/conversation/run.entity';
 import { ContinuationApproval, TITLE_MAX_CHARS } from '../../modules/conversation/sessions';
 import type { Lease } from '../../modules/conversation/run.repository';
@@ -145,7 +145,8 @@ export class PressureContinuation {
     }
     // The run is settled in the continuation's transaction, under its lease.
     const leaseTo = leaseMs === null ? undefined : { owner: lease.owner, leaseMs };
-    return this.continuations.continueSession(start.viewer, request, { actor: Actor.SYSTEM, callerRunId: run.id, leaseTo, settles: lease });
+    const options = { actor: Actor.SYSTEM, callerRunId: run.id, leaseTo, settles: lease, originId: start.session.originId };
+    return this.continuations.continueSession(start.viewer, request, options);
   }
 
   private async settled(lease: Lease, run: RunEntity, start: TurnStart, outcome: Outcome<unknown>, author: 'draft' | 'runtime'): Promise<PressureOutcome> {
@@ -184,7 +185,9 @@ export class PressureContinuation {
 function successorTurn(result: ContinuationResult, start: TurnStart, lease: Lease): NextTurn | null {
   const { run, successor, written } = result;
   if (!written || run.leaseOwner !== lease.owner) return null;
-  return { run, known: { session: successor, viewer: start.viewer, trigger: written.successorEvents[1], manifest: written.manifest } };
+  const pendingRuns = written.movedRuns.filter((moved) => ACTIVE_RUN_STATUSES.includes(moved.status));
+  const trigger = written.successorEvents[1];
+  return { run, known: { session: successor, viewer: start.viewer, trigger, manifest: written.manifest, events: written.successorEvents, plan: written.plan, pendingRuns } };
 }
 
 function draftInstruction(start: TurnStart, threshold: number): string {

@@ -12,6 +12,7 @@ import { SessionKind } from '../../modules/conversation/sessions';
 import { EventKind } from '../../modules/conversation/transcript';
 import { transcriptTail, userMessageTextsBefore } from '../../modules/conversation/transcript.repository';
 import { latestPlan } from '../../modules/plans/plan.repository';
+import type { PlanRevisionEntity } from '../../modules/plans/plan-revision.entity';
 import type { Viewer } from '../../shared/viewer';
 import type { ModelAttachment, ModelMessage, ModelProvider, TurnFacts } from '../agent';
 import { agentInstructions, projectedMessages, transcriptMessages } from '../model-context';
@@ -41,6 +42,11 @@ export interface KnownTurn {
   /** The run's trigger, which for a successor is its opening message. */
   trigger: EventEntity;
   manifest: ProjectionManifestEntity;
+  /** The session's whole transcript so far. */
+  events: EventEntity[];
+  plan: PlanRevisionEntity | null;
+  /** Its delegated runs still pending. */
+  pendingRuns: RunEntity[];
 }
 
 /** A run leased to the worker that wrote it, to execute next in the same slot. */
@@ -125,18 +131,22 @@ export class TurnContextLoader {
     // The range a handoff would cite: the session's first event through the one before the message.
     const citable = trigger && trigger.seq > 1 ? [1, trigger.seq - 1] : [];
     const ownBefore = manifest ? (opening?.tokenTotal ?? 0) : 0;
+    const ownRange = { fromSeq: firstOwnSeq, throughSeq };
+    const afterTokens = throughTokens - historyAllowance;
     // Everything else the turn reads depends only on what is known by now: one round trip for all of it.
-    const [own, inherited, earlier, plan, pending, bounds] = await Promise.all([
-      transcriptTail(manager, session.id, { fromSeq: firstOwnSeq, throughSeq }, throughTokens - historyAllowance),
-      // A fork's own events come first in the window; its inherited history fills what is left.
-      forkPoint
-        ? transcriptTail(manager, forkPoint.sessionId, { fromSeq: 1, throughSeq: forkPoint.seq }, forkPoint.tokenTotal - (historyAllowance - (throughTokens - ownBefore)))
-        : [],
-      userMessageTextsBefore(manager, session.id, throughSeq, EARLIER_USER_MESSAGES),
-      latestPlan(manager, session.id),
-      manager.find(RunEntity, { where: { sessionId: session.id, kind: RunKind.DELEGATED, status: In(ACTIVE_RUN_STATUSES) } }),
-      citable.length ? manager.find(EventEntity, { where: { sessionId: session.id, seq: In(citable) }, order: { seq: 'ASC' } }) : [],
-    ]);
+    const [own, inherited, earlier, plan, pending, bounds] = known
+      ? readFromKnown(known, ownRange, afterTokens, citable)
+      : await Promise.all([
+          transcriptTail(manager, session.id, ownRange, afterTokens),
+          // A fork's own events come first in the window; its inherited history fills what is left.
+          forkPoint
+            ? transcriptTail(manager, forkPoint.sessionId, { fromSeq: 1, throughSeq: forkPoint.seq }, forkPoint.tokenTotal - (historyAllowance - (throughTokens - ownBefore)))
+            : [],
+          userMessageTextsBefore(manager, session.id, throughSeq, EARLIER_USER_MESSAGES),
+          latestPlan(manager, session.id),
+          manager.find(RunEntity, { where: { sessionId: session.id, kind: RunKind.DELEGATED, status: In(ACTIVE_RUN_STATUSES) } }),
+          citable.length ? manager.find(EventEntity, { where: { sessionId: session.id, seq: In(citable) }, order: { seq: 'ASC' } }) : [],
+        ]);
     const replayedCids = manifest ? (opening?.attachmentCids ?? []) : [];
     const attached = await this.modelAttachments(viewer, [
       ...replayedCids,
@@ -201,6 +211,18 @@ export class TurnContextLoader {
     );
     return new Map(loaded.map((attachment) => [attachment.cid, attachment]));
   }
+}
+
+/** A turn's reads answered from what the worker holds (a successor it wrote), as the database would answer them. */
+function readFromKnown(known: KnownTurn, range: { fromSeq: number; throughSeq: number }, afterTokens: number, citable: number[]) {
+  const { events } = known;
+  const own = events.filter((event) => event.seq >= range.fromSeq && event.seq <= range.throughSeq && event.tokenTotal > afterTokens);
+  const earlier = events
+    .filter((event) => event.kind === EventKind.USER_MESSAGE && event.seq < range.throughSeq)
+    .slice(-EARLIER_USER_MESSAGES)
+    .map((event) => event.text as string);
+  const bounds = events.filter((event) => citable.includes(event.seq));
+  return [own, [] as EventEntity[], earlier, known.plan, known.pendingRuns, bounds] as const;
 }
 
 /** The rejection a turn answers, when its trigger is the runtime's note of one. */

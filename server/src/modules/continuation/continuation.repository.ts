@@ -106,14 +106,17 @@ export async function continuationSnapshot(manager: EntityManager, query: Snapsh
  * writer committed to the session in between (waiting for it to let go, say), the row versions
  * differ and the snapshot is read again, now that the lock is held. Every write that changes what
  * the snapshot checks (events, runs it queues, continuations) updates the session row.
+ * `also` rides in the same round trip, after the lock (a write to a run of the session, say): its rows are returned.
  */
 export async function lockWithSnapshot(
   transaction: WriteTransaction,
   query: SnapshotQuery,
   prefetch: EventPrefetch,
-): Promise<{ predecessor: SessionEntity | null; snapshot: ContinuationSnapshot; prefetched: EventEntity[] }> {
+  also: Sql | null = null,
+): Promise<{ predecessor: SessionEntity | null; snapshot: ContinuationSnapshot; prefetched: EventEntity[]; alsoReturned: unknown }> {
   const manager = transaction.manager;
-  const [[row], events] = await transaction.begin(
+  const reads = prefetch.reads.length ? [eventRangesStatement(manager, prefetch.reads)] : [];
+  const [[row], events, ...rest] = await transaction.begin(
     {
       text: `WITH locked AS (
                SELECT ${columnList(manager, SessionEntity)}, xmin FROM sessions WHERE id = $2 AND account_id = $1 FOR UPDATE
@@ -124,14 +127,18 @@ export async function lockWithSnapshot(
       values: snapshotParameters(query),
     },
     prefetchStatement(manager, query, prefetch),
+    ...reads,
+    ...(also ? [also] : []),
   );
   const locked = row as unknown as LockedSnapshotRow;
-  const prefetched = events.map((event) => entityFromRow(manager, EventEntity, event));
-  if (!locked.predecessor) return { predecessor: null, snapshot: snapshotFromRow(manager, locked), prefetched };
+  const prefetched = [...events, ...(reads.length ? rest[0] : [])].map((event) => entityFromRow(manager, EventEntity, event));
+  const alsoReturned = also ? rest[rest.length - 1] : null;
+  if (!locked.predecessor) return { predecessor: null, snapshot: snapshotFromRow(manager, locked), prefetched, alsoReturned };
   return {
     predecessor: entityFromRow(manager, SessionEntity, locked.predecessor),
     snapshot: locked.changed_while_waiting ? await continuationSnapshot(manager, query) : snapshotFromRow(manager, locked),
     prefetched,
+    alsoReturned,
   };
 }
 
@@ -148,6 +155,8 @@ export interface EventPrefetch {
   citedRanges: { fromEventId: string; toEventId: string }[];
   tokenBudget: number;
   recentEvents: number;
+  /** Reads known before the lock (the recommendations'), as the compiler will ask for them. */
+  reads: EventRangeRead[];
 }
 
 /**
@@ -225,9 +234,14 @@ export const EVENT_READS = 'wanted (session_id, from_seq, to_seq, within_tokens)
 
 /** The events of every read, in session and seq order, in one query: what the prefetch did not hold. */
 export async function readEventRanges(manager: EntityManager, reads: EventRangeRead[]): Promise<EventEntity[]> {
-  const rows = await preparedQuery(
-    manager,
-    `WITH RECURSIVE wanted AS (
+  const { text, values } = eventRangesStatement(manager, reads);
+  const rows = await preparedQuery<Record<string, unknown>[]>(manager, text, values);
+  return rows.map((row) => entityFromRow(manager, EventEntity, row));
+}
+
+function eventRangesStatement(manager: EntityManager, reads: EventRangeRead[]): Sql {
+  return {
+    text: `WITH RECURSIVE wanted AS (
        SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[]) AS ${EVENT_READS}
      ),
      ${READ_STARTS}
@@ -236,12 +250,11 @@ export async function readEventRanges(manager: EntityManager, reads: EventRangeR
        SELECT * FROM events WHERE events.session_id = reads.session_id AND events.seq BETWEEN reads.from_seq AND reads.to_seq OFFSET 0
      ) event
      ORDER BY event.session_id, event.seq`,
-    [
+    values: [
       reads.map((read) => read.sessionId),
       reads.map((read) => read.fromSeq),
       reads.map((read) => read.toSeq),
       reads.map((read) => read.withinTokens ?? null),
     ],
-  );
-  return rows.map((row) => entityFromRow(manager, EventEntity, row));
+  };
 }

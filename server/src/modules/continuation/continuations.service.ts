@@ -5,8 +5,9 @@ import { ErrorCode, Outcome, fail, succeed, notFound, notFoundFailure } from '..
 import { isId } from '../../shared/ids';
 import { ManifestProposal, ProposalStatus, undecidableReason } from './proposals';
 import { Projection, RECENT_EXCHANGE_EVENTS } from './projection/model';
+import { recommendedReads } from './projection/candidates';
 import { RunKind } from '../conversation/runs';
-import { Lease, LeaseLost, settleLeasedRun } from '../conversation/run.repository';
+import { Lease, LeaseLost, settleLeasedRunStatement, settledRun, settledRunWebhooks } from '../conversation/run.repository';
 import { ContinuationApproval, erasedSessionFailure } from '../conversation/sessions';
 import { sessionTitle } from '../conversation/session-rows';
 import { EventKind } from '../conversation/transcript';
@@ -15,6 +16,7 @@ import type { ContinuationProposalEntity } from './continuation-proposal.entity'
 import { EventEntity } from '../conversation/event.entity';
 import { ProjectionManifestEntity } from './projection-manifest.entity';
 import { RunEntity } from '../conversation/run.entity';
+import type { PlanRevisionEntity } from '../plans/plan-revision.entity';
 import { SessionEntity } from '../conversation/session.entity';
 import { isUniqueViolation } from '../../platform/db/errors';
 import { EventPrefetch, SnapshotQuery, continuationSnapshot, lockWithSnapshot } from './continuation.repository';
@@ -43,8 +45,8 @@ export interface ContinuationResult {
   successor: SessionEntity;
   run: RunEntity;
   replayed: boolean;
-  /** What this call wrote, as written: absent on a replay. */
-  written?: { manifest: ProjectionManifestEntity; successorEvents: EventEntity[] };
+  /** What this call wrote of the successor, as written: absent on a replay. */
+  written?: { manifest: ProjectionManifestEntity; successorEvents: EventEntity[]; plan: PlanRevisionEntity | null; movedRuns: RunEntity[] };
 }
 
 /** What a continuation reads before it writes: never changed by the write, so read outside the lock. */
@@ -69,6 +71,8 @@ export interface ContinueOptions {
    * in the successor); nothing is written, and {@link LeaseLost} is thrown, when its lease is gone.
    */
   settles?: Lease;
+  /** The predecessor's origin, from the caller's own read of the session: assisted selection does not look it up again. */
+  originId?: string;
 }
 
 /**
@@ -173,7 +177,7 @@ export class ContinuationService {
     // Attachments never change either, and their bytes may be elsewhere than the database.
     // Read to the end before the transaction takes its connection: reads running beside it would
     // wait for another, and the embedded database has only the one.
-    const [recommended, attachments] = await Promise.all([recommendations(this.dataSource.manager, viewer, input), this.citedAttachments(viewer, input)]);
+    const [recommended, attachments] = await Promise.all([recommendations(this.dataSource.manager, viewer, input, options.originId), this.citedAttachments(viewer, input)]);
     const readBefore: ReadBefore = { recommended, attachments };
     let created: (Written & { superseded: ContinuationProposalEntity[]; settled: RunEntity[] }) | Outcome<ContinuationResult>;
     try {
@@ -198,7 +202,7 @@ export class ContinuationService {
       successor: created.successor,
       run: created.run,
       replayed: false,
-      written: { manifest: created.manifest, successorEvents: created.successorEvents },
+      written: { manifest: created.manifest, successorEvents: created.successorEvents, plan: created.successorPlan, movedRuns: created.movedRuns },
     });
   }
 
@@ -241,10 +245,12 @@ export class ContinuationService {
     readBefore: ReadBefore,
   ): Promise<(Written & { superseded: ContinuationProposalEntity[]; settled: RunEntity[] }) | Outcome<ContinuationResult>> {
     const manager = transaction.manager;
-    const { predecessor, snapshot, prefetched } = await lockWithSnapshot(
+    // The caller's run is settled in the lock's round trip: a refusal or a replay below rolls it back.
+    const { predecessor, snapshot, prefetched, alsoReturned } = await lockWithSnapshot(
       transaction,
       this.snapshotQuery(viewer, input),
-      this.eventPrefetch(input, branchMessage !== null),
+      this.eventPrefetch(input, branchMessage !== null, readBefore.recommended),
+      options.settles ? settleLeasedRunStatement(options.settles) : null,
     );
     if (!predecessor) return refuseWith(notFoundFailure('session', ['input', 'sessionId']));
     if (predecessor.erasedAt) return refuseWith(erasedSessionFailure(['input', 'sessionId']));
@@ -268,7 +274,7 @@ export class ContinuationService {
     // superseded, not left to be approved later into a second successor.
     const superseded =
       predecessor.continuationApproval === ContinuationApproval.ASK && !options.approving ? await supersedePending(manager, predecessor.id, new Date()) : [];
-    const settled = options.settles ? [await settleCallerRun(manager, options.settles)] : [];
+    const settled = options.settles ? [settledCallerRun(manager, alsoReturned)] : [];
     const written = await writeContinuation(transaction, this.policy, {
       viewer,
       input,
@@ -281,6 +287,7 @@ export class ContinuationService {
       prepared: { ...checked, recommended: readBefore.recommended },
       approving: options.approving ?? null,
       leaseTo: options.leaseTo ?? null,
+      webhooks: settled.flatMap(settledRunWebhooks),
     });
     return { ...written, superseded, settled };
   }
@@ -381,7 +388,7 @@ export class ContinuationService {
   }
 
   /** What the compiler will read, as `compile` asks for it: fetched with the lock, and checked again by the reader. */
-  private eventPrefetch(input: ContinueSessionRequest, branching: boolean): EventPrefetch {
+  private eventPrefetch(input: ContinueSessionRequest, branching: boolean, recommended: Recommendation[]): EventPrefetch {
     const citedRanges = input.sources.flatMap((source) => {
       const [fromEventId, toEventId] =
         source.kind === SourceKind.SESSION_EVENT ? [source.eventId, source.eventId] : [source.fromEventId, source.toEventId];
@@ -396,11 +403,13 @@ export class ContinuationService {
       citedRanges,
       tokenBudget: tokenBudget(this.policy, input),
       recentEvents: RECENT_EXCHANGE_EVENTS,
+      reads: recommendedReads(recommended, tokenBudget(this.policy, input)),
     };
   }
 
   private snapshotQuery(viewer: Viewer, input: ContinueSessionRequest): SnapshotQuery {
-    const eventIds = input.sources.flatMap((source) => [source.fromEventId, source.toEventId, source.eventId]);
+    // The initiating message is read with the cited events.
+    const eventIds = [input.initiatingEventId, ...input.sources.flatMap((source) => [source.fromEventId, source.toEventId, source.eventId])];
     return {
       accountId: viewer.accountId,
       sessionId: input.sessionId,
@@ -418,8 +427,8 @@ function branchTitle(title: string): string {
 }
 
 /** The caller's run SUCCEEDED, under the predecessor's lock (sessions before runs, as every run write takes them). */
-async function settleCallerRun(manager: EntityManager, lease: Lease): Promise<RunEntity> {
-  const settled = await settleLeasedRun(manager, lease);
+function settledCallerRun(manager: EntityManager, returned: unknown): RunEntity {
+  const settled = settledRun(manager, returned);
   if (!settled) throw new LeaseLost();
   return settled;
 }

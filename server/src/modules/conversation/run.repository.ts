@@ -4,6 +4,7 @@ import { RunKind, RunStatus } from './runs';
 import { RunEntity } from './run.entity';
 import { entityFromRow, returnedRows } from '../../platform/db/rows';
 import { enqueueWebhooks } from '../webhooks/webhook.repository';
+import type { WebhookEvent } from '../webhooks/webhooks';
 import { runEnded } from './webhook-events';
 
 export interface NewRun {
@@ -143,19 +144,31 @@ export async function settleRun(
  * lease; null when the lease is gone. A cancelled run stays CANCELLED.
  */
 export async function settleLeasedRun(manager: EntityManager, lease: Lease): Promise<RunEntity | null> {
-  const rows = returnedRows(
-    await manager.query(
-      `UPDATE runs SET status = CASE WHEN status = 'CANCELLED' THEN status ELSE 'SUCCEEDED' END, error = NULL,
-              lease_owner = NULL, lease_expires_at = NULL, finished_at = coalesce(finished_at, now()), updated_at = now()
-       WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status IN ('RUNNING', 'CANCELLED') RETURNING *`,
-      [lease.runId, lease.owner, lease.attempt],
-    ),
-  );
-  if (!rows.length) return null;
-  const settled = entityFromRow(manager, RunEntity, rows[0]);
-  // A cancelled run's end was announced when it was cancelled.
-  if (settled.status !== RunStatus.CANCELLED) await enqueueWebhooks(manager, runEnded(settled));
+  const { text, values } = settleLeasedRunStatement(lease);
+  const settled = settledRun(manager, await manager.query(text, values));
+  if (settled) await enqueueWebhooks(manager, settledRunWebhooks(settled));
   return settled;
+}
+
+/** The statement of {@link settleLeasedRun}, for a caller that sends it with others; its webhooks are {@link settledRunWebhooks}. */
+export function settleLeasedRunStatement(lease: Lease): { text: string; values: unknown[] } {
+  return {
+    text: `UPDATE runs SET status = CASE WHEN status = 'CANCELLED' THEN status ELSE 'SUCCEEDED' END, error = NULL,
+                  lease_owner = NULL, lease_expires_at = NULL, finished_at = coalesce(finished_at, now()), updated_at = now()
+           WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status IN ('RUNNING', 'CANCELLED') RETURNING *`,
+    values: [lease.runId, lease.owner, lease.attempt],
+  };
+}
+
+/** The run {@link settleLeasedRunStatement} settled, from what it returned; null when the lease was gone. */
+export function settledRun(manager: EntityManager, result: unknown): RunEntity | null {
+  const rows = returnedRows(result);
+  return rows.length ? entityFromRow(manager, RunEntity, rows[0]) : null;
+}
+
+/** A settled run's announcement: a cancelled run's end was announced when it was cancelled. */
+export function settledRunWebhooks(settled: RunEntity): WebhookEvent[] {
+  return settled.status === RunStatus.CANCELLED ? [] : runEnded(settled);
 }
 
 /** Appends a batch of the answer to a leased run's output; false when the lease is lost. */

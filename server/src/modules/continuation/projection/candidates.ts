@@ -61,6 +61,23 @@ export function placementCost(placement: Placement): number {
   return placement.handles.reduce((sum, handle) => sum + handle.tokens + 1, placement.text.tokens + 1);
 }
 
+/** A recommended range around hits is a few events, read whole; a recalled range that matches no word, only its end that could fit. */
+function recommendedRead(range: RecommendedRange | RecommendedContent, budget: number): EventRangeRead | null {
+  return range.type === 'EVENTS' && range.last.tokenCount <= budget
+    ? {
+        sessionId: range.first.sessionId,
+        fromSeq: range.first.seq,
+        toSeq: range.last.seq,
+        ...(range.hits.length ? {} : { withinTokens: budget }),
+      }
+    : null;
+}
+
+/** The reads the compiler will ask for the recommendations, known before anything else it reads. */
+export function recommendedReads(recommended: (RecommendedRange | RecommendedContent)[], budget: number): EventRangeRead[] {
+  return recommended.flatMap((range) => recommendedRead(range, budget) ?? []);
+}
+
 /** The optional pieces of the context, in the order the budget takes them ({@link OPTIONAL_SECTIONS}). */
 export async function collectCandidates(request: ProjectionRequest, reader: ProjectionSourceReader): Promise<Candidate[]> {
   // One read for the recent exchange (a few events, whole) and the end of every cited range that
@@ -75,18 +92,8 @@ export async function collectCandidates(request: ProjectionRequest, reader: Proj
       : null,
   );
   const recommended = request.recommended ?? [];
-  // A recommended range around hits is a few events, read whole; a recalled range that matches no word, only its end that could fit.
-  const recommendedReads = recommended.map((range): EventRangeRead | null =>
-    range.type === 'EVENTS' && range.last.tokenCount <= budget
-      ? {
-          sessionId: range.first.sessionId,
-          fromSeq: range.first.seq,
-          toSeq: range.last.seq,
-          ...(range.hits.length ? {} : { withinTokens: budget }),
-        }
-      : null,
-  );
-  const reads = [recentRead, ...citedReads, ...recommendedReads].filter((read): read is EventRangeRead => read !== null);
+  const recommendedRangeReads = recommended.map((range) => recommendedRead(range, budget));
+  const reads = [recentRead, ...citedReads, ...recommendedRangeReads].filter((read): read is EventRangeRead => read !== null);
   const fetched = reads.length ? await reader.eventsInRanges(reads) : [];
   const eventsOf = (read: EventRangeRead | null) => (read ? fetched[reads.indexOf(read)] : null);
 
@@ -130,7 +137,7 @@ export async function collectCandidates(request: ProjectionRequest, reader: Proj
       ...request.sources.map((source, index) => sourceCandidate(ContextSectionKind.EXCERPT, source, eventsOf(citedReads[index]), budget)),
       ...recommendedCandidates(
         recommended,
-        recommendedReads.map((read) => eventsOf(read)),
+        recommendedRangeReads.map((read) => eventsOf(read)),
       ),
     ],
   };

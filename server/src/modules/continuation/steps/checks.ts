@@ -1,7 +1,6 @@
-import { EntityManager } from 'typeorm';
+import type { ContinuationSnapshot } from '../continuation.repository';
 import { nextContinuationStreak } from '../continuations';
 import { ErrorCode } from '../../../shared/errors';
-import { isId } from '../../../shared/ids';
 import { RunKind } from '../../conversation/runs';
 import { EventKind } from '../../conversation/transcript';
 import { EventEntity } from '../../conversation/event.entity';
@@ -10,16 +9,15 @@ import { SessionEntity } from '../../conversation/session.entity';
 import { ContinuationPolicy } from './policy';
 import { refuse } from './refusal';
 
-/** The user message the continuation starts from: the one named, or the session's latest. */
-export async function initiatingEvent(
-  manager: EntityManager,
+/** The user message the continuation starts from: the one named (among the snapshot's events of the account), or the session's latest. */
+export function initiatingEvent(
   predecessor: SessionEntity,
   initiatingEventId: string | null | undefined,
-  latestUserMessage: EventEntity | null,
-): Promise<EventEntity> {
+  snapshot: Pick<ContinuationSnapshot, 'latestUserMessage' | 'citedEvents'>,
+): EventEntity {
   const path = ['input', 'initiatingEventId'];
   if (initiatingEventId != null) {
-    const event = isId(initiatingEventId) ? await manager.findOneBy(EventEntity, { id: initiatingEventId, sessionId: predecessor.id }) : null;
+    const event = snapshot.citedEvents.find((cited) => cited.id === initiatingEventId && cited.sessionId === predecessor.id);
     if (!event || event.kind !== EventKind.USER_MESSAGE) {
       return refuse(ErrorCode.INVALID_INPUT, 'initiatingEventId must name a user message of the session being continued.', [
         { path, message: 'Not a user message of this session.' },
@@ -27,6 +25,7 @@ export async function initiatingEvent(
     }
     return event;
   }
+  const latestUserMessage = snapshot.latestUserMessage;
   if (!latestUserMessage) {
     return refuse(ErrorCode.INVALID_INPUT, 'The session has no user message to continue from.', [
       { path, message: 'The session has no user message.' },

@@ -55,7 +55,7 @@ export async function prepare(
   attachments: ReadonlyMap<string, CitedAttachment>,
 ): Promise<Omit<Prepared, 'recommended'>> {
   const { latestUserMessage, activeRuns, unresolvedToolCallId } = snapshot;
-  const initiating = turn.branching ? null : await initiatingEvent(manager, predecessor, input.initiatingEventId, latestUserMessage);
+  const initiating = turn.branching ? null : initiatingEvent(predecessor, input.initiatingEventId, snapshot);
   const named = input.transfer?.pendingRuns ?? [];
   // A preview whatever the turn's state shows the named runs that are still pending; the continuation itself checks them.
   if (!turn.anyTurnState) assertTurnBoundary(activeRuns, unresolvedToolCallId, turn.callerRunId);
@@ -67,14 +67,18 @@ export async function prepare(
   return { initiating, sources, pins, transferred, plan, hasNewUserMessage };
 }
 
-/** With `assist`, the lineage's sources ranked for the handoff's purpose and current request; none otherwise. */
-export async function recommendations(manager: EntityManager, viewer: Viewer, input: ContinueSessionRequest): Promise<Recommendation[]> {
+/**
+ * With `assist`, the lineage's sources ranked for the handoff's purpose and current request; none
+ * otherwise. `originId` is the predecessor's lineage, when the caller holds its session already.
+ */
+export async function recommendations(manager: EntityManager, viewer: Viewer, input: ContinueSessionRequest, originId?: string): Promise<Recommendation[]> {
   if (!input.assist) return [];
-  const session = await manager.findOne(SessionEntity, { select: { originId: true }, where: { id: input.sessionId, accountId: viewer.accountId } });
-  if (!session) return [];
+  const origin =
+    originId ?? (await manager.findOne(SessionEntity, { select: { originId: true }, where: { id: input.sessionId, accountId: viewer.accountId } }))?.originId;
+  if (!origin) return [];
   const purpose = `${input.handoff.purpose} ${input.handoff.currentRequest}`;
   // Every range around a candidate hit: evidence-first placement decides what the budget holds.
-  return rankedSources(manager, viewer.accountId, session.originId, purpose, PROJECTION_CANDIDATE_HITS, PROJECTION_CANDIDATE_HITS);
+  return rankedSources(manager, viewer.accountId, origin, purpose, PROJECTION_CANDIDATE_HITS, PROJECTION_CANDIDATE_HITS);
 }
 
 /** What the initiating message links, in its order: named in the successor's context and manifest. */

@@ -18,6 +18,7 @@ import { queuedRun } from '../../conversation/run.repository';
 import { chainEvents } from '../../conversation/transcript.repository';
 import { CombinedStatement } from '../../../platform/db/statement';
 import { withWebhooks } from '../../webhooks/webhook.repository';
+import type { WebhookEvent } from '../../webhooks/webhooks';
 import { messagesPosted } from '../../conversation/webhook-events';
 import { proposalDecided, sessionContinued } from '../webhook-events';
 import { WriteTransaction } from '../../../platform/db/write-transaction';
@@ -41,6 +42,8 @@ export interface Written {
   manifest: ProjectionManifestEntity;
   /** Pending delegated runs that now report to the successor. */
   movedRuns: RunEntity[];
+  /** The successor's plan: the carried revision, if any. */
+  successorPlan: PlanRevisionEntity | null;
   predecessorEvents: EventEntity[];
   successorEvents: EventEntity[];
 }
@@ -59,6 +62,8 @@ export interface ContinuationWrite {
   approving: ManifestProposal | null;
   /** The worker the successor's run is leased to at once, when one starts it itself. */
   leaseTo: { owner: string; leaseMs: number } | null;
+  /** Announcements of what the transaction wrote before (a settled run), queued with the rest. */
+  webhooks: WebhookEvent[];
 }
 
 /**
@@ -115,13 +120,14 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
     write.approving,
   );
 
+  const revisions = planRevisions(write, successor, now);
   const statement = new CombinedStatement(manager)
     .insert(SessionEntity, [successor])
     .insert(EventEntity, [...successorEvents, ...carded.events])
     .insert(ContinuationEdgeEntity, [edge])
     .insert(ProjectionManifestEntity, [manifest])
     .insert(RunEntity, [run])
-    .insert(PlanRevisionEntity, planRevisions(write, successor, now))
+    .insert(PlanRevisionEntity, revisions)
     .raw('UPDATE runs SET session_id = $1, updated_at = $2 WHERE session_id = $3 AND id = ANY($4::uuid[])', [
       successor.id,
       now,
@@ -146,12 +152,13 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
   const decided = write.approving
     ? [proposalDecided({ id: write.approving.proposalId, accountId: viewer.accountId, sessionId: predecessor.id, status: ProposalStatus.APPROVED, edgeId, decidedAt: now })]
     : [];
-  await withWebhooks(statement, [sessionContinued(edge), ...messagesPosted(successorEvents), ...decided]).commitIn(transaction);
+  await withWebhooks(statement, [...write.webhooks, sessionContinued(edge), ...messagesPosted(successorEvents), ...decided]).commitIn(transaction);
   Object.assign(predecessor, carded.totals, { status: SessionStatus.CONTINUED });
   const movedRuns = snapshot.activeRuns
     .filter((pending) => transferred.pendingRunIds.includes(pending.id))
     .map((pending) => Object.assign(pending, { sessionId: successor.id, updatedAt: now }));
-  return { edge, successor, run, manifest, movedRuns, predecessorEvents: carded.events, successorEvents };
+  const successorPlan = revisions.find((revision) => revision.sessionId === successor.id) ?? null;
+  return { edge, successor, run, manifest, movedRuns, successorPlan, predecessorEvents: carded.events, successorEvents };
 }
 
 interface WriteIds {
