@@ -8,7 +8,10 @@ import { countedEvent } from './render';
  * Evidence-first placement of what assisted selection recommends. The matching events themselves
  * are what answers a question, so the budget goes to them before their surroundings: the best
  * hits alone first, then the neighbours of those hits (the event after each: the answer after a
- * question), then the next hits, then their neighbours, while the budget lasts.
+ * question), then the next hits, then their neighbours, while the budget lasts. A hit close to a
+ * stronger one of its session is placed as if it scored part of the way up to it: a conversation
+ * stays on a topic for a few turns, so a weak match there is more likely about what was asked than
+ * the same match anywhere else.
  * What is placed is shown as merged ranges, each event once, in one element per session: the
  * events' lines carry their ids and seqs, so ranges need no tag of their own, only a gap line.
  */
@@ -24,6 +27,10 @@ export const BEST_HITS = 5;
  * (docs/search.md), so its room goes to further hits.
  */
 export const NEIGHBOUR_OFFSETS = [1];
+/** How far (in events of its session) a stronger hit lifts a weaker one. See docs/search.md. */
+export const PASSAGE_DISTANCE = 5;
+/** The share of a nearby stronger hit's lead that a hit gains for placement. */
+export const PASSAGE_SHARE = 0.5;
 /** The line between two ranges of one session's element. */
 export const GAP_LINE = '[...]';
 
@@ -36,18 +43,43 @@ export interface EvidenceStep {
   neighbourOf: string | null;
 }
 
+interface PlacedHit {
+  sessionId: string;
+  seq: number;
+  score: number;
+}
+
+/**
+ * The hits with the scores placement orders them by: each raised by {@link PASSAGE_SHARE} of the
+ * lead of the strongest hit within {@link PASSAGE_DISTANCE} events of it in its session. A hit never
+ * passes the one that lifts it.
+ */
+export function passageScores(hits: PlacedHit[]): PlacedHit[] {
+  const bySession = new Map<string, PlacedHit[]>();
+  for (const hit of hits) {
+    const of = bySession.get(hit.sessionId);
+    if (of) of.push(hit);
+    else bySession.set(hit.sessionId, [hit]);
+  }
+  return hits.map((hit) => {
+    const near = bySession.get(hit.sessionId)!.filter((other) => Math.abs(other.seq - hit.seq) <= PASSAGE_DISTANCE);
+    const lead = Math.max(0, ...near.map((other) => other.score - hit.score));
+    return { ...hit, score: hit.score + PASSAGE_SHARE * lead };
+  });
+}
+
 /**
  * The recommended ranges' events in the order evidence-first placement takes them: the
- * {@link BEST_HITS} best hits (best first across every range), their neighbours, every other hit,
+ * {@link BEST_HITS} best hits (best first across every range, as {@link passageScores} lifts them),
+ * their neighbours, every other hit,
  * those hits' neighbours; then the events of recalled ranges that match no word. `events` holds each
  * range's events, aligned with `ranges`; an event comes once.
  */
 export function evidenceOrder(ranges: RecommendedRange[], events: (ProjectedEvent[] | null)[]): EvidenceStep[] {
   const bySeq = new Map<string, ProjectedEvent>();
   for (const read of events) for (const event of read ?? []) bySeq.set(keyOf(event.sessionId, event.seq), event);
-  const hits = ranges
-    .flatMap((range) => range.hits.map((hit) => ({ sessionId: range.first.sessionId, seq: hit.seq, score: hit.score })))
-    .sort((a, b) => b.score - a.score || a.sessionId.localeCompare(b.sessionId) || a.seq - b.seq);
+  const found = ranges.flatMap((range) => range.hits.map((hit) => ({ sessionId: range.first.sessionId, seq: hit.seq, score: hit.score })));
+  const hits = passageScores(found).sort((a, b) => b.score - a.score || a.sessionId.localeCompare(b.sessionId) || a.seq - b.seq);
   const order: EvidenceStep[] = [];
   const taken = new Set<string>();
   const take = (sessionId: string, seq: number, neighbourOf: string | null) => {

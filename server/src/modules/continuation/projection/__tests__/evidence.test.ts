@@ -1,5 +1,16 @@
 import { countTokens } from '../../../../shared/tokens';
-import { EVIDENCE_RELEVANCE, BEST_HITS, EvidenceStep, GAP_LINE, evidenceOrder, mergedRanges, placeEvidence } from '../evidence';
+import {
+  EVIDENCE_RELEVANCE,
+  BEST_HITS,
+  EvidenceStep,
+  GAP_LINE,
+  PASSAGE_DISTANCE,
+  PASSAGE_SHARE,
+  evidenceOrder,
+  mergedRanges,
+  passageScores,
+  placeEvidence,
+} from '../evidence';
 import { ProjectedEvent, RecommendedRange } from '../model';
 import { countedEvent } from '../render';
 
@@ -55,6 +66,31 @@ describe('evidence-first placement of recommendations', () => {
     expect(placed.slice(0, BEST_HITS)).toEqual(windows.slice(0, BEST_HITS).map((_, index) => hitAt(index)));
     expect(placed.indexOf(hitAt(BEST_HITS))).toBe(2 * BEST_HITS);
     expect(placed.slice(2 * BEST_HITS, 2 * BEST_HITS + 3)).toEqual([hitAt(BEST_HITS), hitAt(BEST_HITS + 1), hitAt(BEST_HITS + 2)]);
+  });
+
+  it('lifts a hit by part of the lead of a stronger hit near it in its session, never past that hit', () => {
+    const hits = [
+      { sessionId: 'a', seq: 10, score: 0.8 },
+      { sessionId: 'a', seq: 10 + PASSAGE_DISTANCE, score: 0.2 },
+      { sessionId: 'a', seq: 11 + PASSAGE_DISTANCE, score: 0.2 },
+      { sessionId: 'b', seq: 11, score: 0.2 },
+    ];
+    const scores = passageScores(hits).map((hit) => hit.score);
+    expect(scores[0]).toBe(0.8);
+    expect(scores[1]).toBeCloseTo(0.2 + PASSAGE_SHARE * 0.6);
+    expect(scores[1]).toBeLessThan(0.8);
+    // Too far from the strong hit, or in another session: as they scored.
+    expect(scores.slice(2)).toEqual([0.2, 0.2]);
+  });
+
+  it('places a weak hit beside a strong one before an equal hit far from any, though that one comes first', () => {
+    const windows = [
+      window('a', 1, 3, [[2, 0.3]]),
+      ...Array.from({ length: BEST_HITS }, (_, index) => window('a', 100 * index + 100, 100 * index + 102, [[100 * index + 101, 0.9]])),
+      window('a', 103, 105, [[104, 0.3]]),
+    ];
+    const placed = at(events(order(windows)));
+    expect(placed.indexOf('a:104')).toBeLessThan(placed.indexOf('a:2'));
   });
 
   it('takes each event once, even where windows overlap', () => {
