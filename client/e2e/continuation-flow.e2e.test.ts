@@ -178,7 +178,7 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     const statuses = await manifest.locator('.manifest-item .status').allInnerTexts();
     expect(statuses.map((status) => status.replace(/^\W+/, ''))).toEqual(['Included', 'Omitted', 'Omitted']);
     await page.getByRole('region', { name: 'What the agent handed over' }).getByText('Ship on Friday').waitFor();
-    await manifest.getByText('projection-compiler/3').waitFor();
+    await manifest.getByText('projection-compiler/4').waitFor();
     await saveScreenshot(page, '11-handoff-inspector');
 
     await manifest.getByRole('link', { name: 'Open source: the conversation so far' }).click();

@@ -80,7 +80,7 @@ describe('continueSession', () => {
       actor: 'AGENT',
       reason: 'TOPIC_CHANGE',
       tokenBudget: 8000,
-      compilerVersion: 'projection-compiler/3',
+      compilerVersion: 'projection-compiler/4',
       modelVersion: 'o200k_base',
       transferredState: { plan: 'OMIT', pendingRunIds: [], pinnedTools: [] },
     });

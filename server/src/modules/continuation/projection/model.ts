@@ -4,7 +4,7 @@ import type { PlanStep } from '../../plans/plans';
 import { TOKENIZER } from '../../../shared/tokens';
 
 /** Names the rules below; stored in every manifest so that old manifests stay explainable. */
-export const COMPILER_VERSION = 'projection-compiler/3';
+export const COMPILER_VERSION = 'projection-compiler/4';
 export const MODEL_VERSION = TOKENIZER;
 export const DEFAULT_TOKEN_BUDGET = 8_000;
 /** With assisted selection, the most of the optional budget one cited excerpt takes. */
