@@ -8,7 +8,7 @@ import { fixed, spread, table } from './stats';
  * on a backlog of ended deliveries past the retention among rows to keep, how fast the backlog
  * drains, and what a pass costs once it has caught up.
  */
-/** Deliveries seeded, queued evenly over the last 40 days: three quarters end past the 30-day retention. */
+/** Deliveries seeded, queued evenly over the last 120 days: three quarters ended before the 30-day retention. */
 const SEEDED = Number(process.env.PRUNING_BENCH_DELIVERIES ?? 200_000);
 const IDLE_PASSES = 50;
 
@@ -26,7 +26,7 @@ async function seed(databaseUrl: string): Promise<void> {
              CASE status WHEN 'DELIVERED' THEN created_at + interval '1 second' END, CASE status WHEN 'PENDING' THEN now() END
       FROM endpoint, (
         SELECT CASE WHEN n % 100 = 0 THEN 'PENDING' WHEN n % 10 = 0 THEN 'FAILED' ELSE 'DELIVERED' END AS status,
-               now() - interval '40 days' + n * interval '40 days' / $1::integer AS created_at
+               now() - interval '120 days' + n * interval '120 days' / $1::integer AS created_at
         FROM generate_series(1, $1::integer) n
       ) seeded`,
       [SEEDED],
@@ -40,7 +40,7 @@ runOnNewDatabase(async (databaseUrl) => {
   const app = await startBenchServer(databaseUrl, { poolSize: 4, webhooks: { ...DEFAULT_WEBHOOK_SETTINGS, concurrency: 0 } });
   try {
     await app.webhookPruning.stop();
-    log(`Seeding ${SEEDED} deliveries over 40 days...`);
+    log(`Seeding ${SEEDED} deliveries over 120 days...`);
     await seed(databaseUrl);
     const count = () => withClient(databaseUrl, async (client) => (await client.query(`SELECT count(*)::integer AS n FROM webhook_deliveries`)).rows[0].n as number);
     const before = await count();
@@ -70,7 +70,7 @@ runOnNewDatabase(async (databaseUrl) => {
       table(
         ['measurement', 'figure'],
         [
-          ['deliveries seeded, over 40 days (9 % FAILED, 1 % PENDING)', String(before)],
+          ['deliveries seeded, over 120 days (9 % FAILED, 1 % PENDING)', String(before)],
           ['deleted (ended more than 30 days ago)', String(pruned)],
           ['kept', String(after)],
           [`one batch of up to 1,000, ms (${batchMs.length} batches)`, cell(batchMs)],
