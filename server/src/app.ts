@@ -47,6 +47,7 @@ import { ExportService } from './modules/lifecycle/portability/export.service';
 import { ImportService } from './modules/lifecycle/portability/import.service';
 import { portabilityRouter } from './modules/lifecycle/portability/portability.route';
 import { WebhookDeliveryWorker } from './modules/webhooks/webhook-delivery.service';
+import { WebhookDeliveryPruning } from './modules/webhooks/webhook-pruning.service';
 import { WebhookService } from './modules/webhooks/webhooks.service';
 import { DEFAULT_WEBHOOK_SETTINGS } from './modules/webhooks/webhooks';
 import { bearerKey } from './platform/http/bearer';
@@ -71,6 +72,8 @@ export interface RunningApp {
   worker: AgentWorker | null;
   /** This process's webhook delivery worker. */
   webhooks: WebhookDeliveryWorker;
+  /** This process's pruning of ended webhook deliveries: `pruneOnce` steps it. */
+  webhookPruning: WebhookDeliveryPruning;
   /** This process's retention sweep: `sweepOnce` steps it. */
   retention: RetentionService;
   /** Graceful stop: no new connections, in-flight requests finish, then sockets and the database close. */
@@ -101,6 +104,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     const pubSub = createAppPubSub(subscriptions);
     let worker: AgentWorker | null = null;
     const webhooks = new WebhookDeliveryWorker(dataSource, config.webhooks ?? DEFAULT_WEBHOOK_SETTINGS);
+    const webhookPruning = new WebhookDeliveryPruning(dataSource, config.webhooks ?? DEFAULT_WEBHOOK_SETTINGS, config.clock);
     const notifier = measuredNotifier(pubSub, (runs) => worker?.runsChanged(runs), config.databaseReplicaUrl ? reads : null, () => webhooks.wake());
     s3Storage = config.s3 ? new S3AttachmentStorage(config.s3) : null;
     const services = buildServices(config, dataSource, notifier, s3Storage, reads, pubSub, () => webhooks.wake());
@@ -142,6 +146,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     });
     worker?.start();
     webhooks.start();
+    webhookPruning.start();
     services.proposals.startExpirySweeps();
     services.retention.startSweeps();
     return {
@@ -152,6 +157,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       subscriptions,
       worker,
       webhooks,
+      webhookPruning,
       retention: services.retention,
       async close() {
         await services.retention.stopSweeps();
@@ -159,6 +165,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
         await services.proposals.stopExpirySweeps();
         await worker?.stop();
         await webhooks.stop();
+        await webhookPruning.stop();
         await http.close();
         await rateLimits?.close();
         await crossProcess?.close();

@@ -249,6 +249,7 @@ function webhookSettings(env: NodeJS.ProcessEnv): WebhookSettings {
     allowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'),
     concurrency: integer(env, 'WEBHOOK_CONCURRENCY', defaults.concurrency, 0, 1_000),
     pollMs: integer(env, 'WEBHOOK_POLL_MS', defaults.pollMs, 10, 60_000),
+    deliveryRetentionDays: integer(env, 'WEBHOOK_DELIVERY_RETENTION_DAYS', defaults.deliveryRetentionDays, 1, 3_650),
   };
 }
 

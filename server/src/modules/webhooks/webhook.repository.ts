@@ -146,3 +146,31 @@ export async function requeueDelivery(manager: EntityManager, accountId: string,
   );
   return rows.length ? entityFromRow(manager, WebhookDeliveryEntity, rows[0]) : null;
 }
+
+/**
+ * Deletes up to `limit` deliveries that ended before `endedBefore`, oldest end first; returns how
+ * many. A DELIVERED one ended at `delivered_at`; a FAILED one keeps no time of its last attempt,
+ * so `created_at` stands for its end. PENDING ones, in flight or not, are never taken. SKIP
+ * LOCKED lets processes prune at once, and passes over a row being redelivered; the partial
+ * index `webhook_deliveries_ended` finds the oldest without reading the rest. The ids go as an
+ * array, so that the delete takes each by its primary key: with `IN (SELECT ...)` a plan kept
+ * for the connection may hash-join against a scan of the whole table.
+ */
+export async function pruneEndedDeliveries(manager: EntityManager, endedBefore: Date, limit: number): Promise<number> {
+  const rows = returnedRows(
+    await preparedQuery(
+      manager,
+      `WITH pruned AS (
+         DELETE FROM webhook_deliveries WHERE id = ANY (ARRAY(
+           SELECT id FROM webhook_deliveries
+           WHERE status IN ('DELIVERED', 'FAILED') AND coalesce(delivered_at, created_at) < $1
+           ORDER BY coalesce(delivered_at, created_at) LIMIT $2 FOR UPDATE SKIP LOCKED
+         ))
+         RETURNING 1
+       )
+       SELECT count(*)::integer AS pruned FROM pruned`,
+      [endedBefore, limit],
+    ),
+  );
+  return rows[0].pruned as number;
+}

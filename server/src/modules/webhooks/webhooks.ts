@@ -61,6 +61,12 @@ export interface WebhookSettings {
   concurrency: number;
   /** How often this process looks for due deliveries when nothing woke it. */
   pollMs: number;
+  /**
+   * Deliveries that ended (DELIVERED, or FAILED with every retry spent) are deleted this many days
+   * after they ended: a DELIVERED one from `delivered_at`; a FAILED one from `created_at`, the only
+   * time its row keeps, so it goes up to one retry schedule (about a day by default) sooner.
+   */
+  deliveryRetentionDays: number;
 }
 
 /** About a day of retries: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (the Standard Webhooks reference schedule). */
@@ -74,7 +80,13 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   allowHttp: false,
   concurrency: 8,
   pollMs: 1_000,
+  deliveryRetentionDays: 30,
 };
+
+/** Deliveries that ended before this time are pruned. */
+export function pruneEndedBefore(now: Date, retentionDays: number): Date {
+  return new Date(now.getTime() - retentionDays * 86_400_000);
+}
 
 /** Share of a wait drawn at random either side, so that retries of many deliveries spread out. */
 const JITTER = 0.2;

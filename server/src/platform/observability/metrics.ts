@@ -109,6 +109,11 @@ export const metrics = {
     help: 'Webhook endpoints disabled after failing for too long.',
     registers,
   }),
+  webhookDeliveriesPruned: new Counter({
+    name: 'webhook_deliveries_pruned_total',
+    help: 'Ended webhook deliveries deleted by this process for being older than WEBHOOK_DELIVERY_RETENTION_DAYS.',
+    registers,
+  }),
   databasePool: new Gauge({
     name: 'database_pool_connections',
     help: 'Database connections by state: total, idle, and clients waiting for one.',

@@ -38,13 +38,13 @@ export class WebhookResolver {
     return deleted && endpointOf(deleted);
   }
 
-  @Mutation(() => WebhookDelivery, { nullable: true, description: 'Sends a delivery again now, with its original webhook-id (ADMIN scope); null when there is no such delivery.' })
+  @Mutation(() => WebhookDelivery, { nullable: true, description: 'Sends a delivery again now, with its original webhook-id (ADMIN scope); null when there is no such delivery, or no longer: an ended one is deleted once past the server\'s delivery retention.' })
   async redeliverWebhook(@Arg('deliveryId', () => ID, { description: "The delivery (null for another account's)." }) deliveryId: string, @Ctx() ctx: WebhooksContext): Promise<WebhookDelivery | null> {
     const delivery = valueOrThrow(await ctx.services.webhooks.redeliver(ctx.viewer, deliveryId));
     return delivery && deliveryOf(delivery);
   }
 
-  @FieldResolver(() => [WebhookDelivery], { description: 'Newest first.' })
+  @FieldResolver(() => [WebhookDelivery], { description: 'Newest first. An ended delivery (DELIVERED or FAILED) is deleted once past the server\'s delivery retention (30 days unless configured): older history is gone.' })
   async deliveries(
     @Root() endpoint: WebhookEndpoint,
     @Ctx() ctx: WebhooksContext,

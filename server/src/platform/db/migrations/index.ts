@@ -16,6 +16,7 @@ import { SearchTermStatistics1796076000000 } from './1796076000000-SearchTermSta
 import { DataLifecycle1796181596470 } from './1796181596470-DataLifecycle';
 import { ApiKeyScopes1796185200000 } from './1796185200000-ApiKeyScopes';
 import { Webhooks1796188800000 } from './1796188800000-Webhooks';
+import { WebhookDeliveryPruning1796192400000 } from './1796192400000-WebhookDeliveryPruning';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   DataLifecycle1796181596470,
   ApiKeyScopes1796185200000,
   Webhooks1796188800000,
+  WebhookDeliveryPruning1796192400000,
 ];
