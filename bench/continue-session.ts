@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { EventKind, eventHash, eventTokenCount } from '../server/src/modules/conversation/transcript';
+import { inTwoRoundTrips } from './database';
 import { GraphQLClient } from './graphql';
 import { chainMessages, insertMessages, MessageRow } from './transcript';
 
@@ -357,29 +358,14 @@ function continuationStatements(accountId: string, predecessor: PredecessorRow, 
 }
 
 /**
- * The rows one continuation writes, in one transaction with no checks and no tokenizer: the
- * least any implementation must send to PostgreSQL for the same result. Returns the number of
- * statements sent.
+ * The rows one continuation writes, in one transaction with no checks and no tokenizer, in two
+ * round trips (`inTwoRoundTrips`): the least any implementation must send to PostgreSQL, and wait
+ * for, for the same result. Returns the number of statements sent.
  */
-export async function continueInSql(pool: Pool, { id: predecessorId, accountId }: Predecessor, manifest: ManifestTemplate): Promise<number> {
-  const client = await pool.connect();
-  let statements = 0;
-  const send = (text: string, values?: unknown[]) => {
-    statements += 1;
-    return client.query(text, values);
-  };
-  try {
-    await send('BEGIN');
-    const { rows } = await send(LOCK_PREDECESSOR, [predecessorId, accountId]);
-    const predecessor = rows[0] as PredecessorRow | undefined;
+export function continueInSql(pool: Pool, { id: predecessorId, accountId }: Predecessor, manifest: ManifestTemplate): Promise<number> {
+  return inTwoRoundTrips(pool, [LOCK_PREDECESSOR, [predecessorId, accountId]], (rows) => {
+    const predecessor = rows[0] as unknown as PredecessorRow | undefined;
     if (!predecessor) throw new Error(`No predecessor ${predecessorId} in account ${accountId}`);
-    for (const [text, values] of continuationStatements(accountId, { ...predecessor, id: predecessorId }, manifest)) await send(text, values);
-    await send('COMMIT');
-    return statements;
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
+    return continuationStatements(accountId, { ...predecessor, id: predecessorId }, manifest);
+  });
 }

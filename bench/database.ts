@@ -1,4 +1,5 @@
-import { Client, Pool } from 'pg';
+import { createHash } from 'node:crypto';
+import { Client, Pool, QueryConfig } from 'pg';
 import { measure } from './stats';
 
 export interface BenchDatabase {
@@ -34,7 +35,7 @@ export async function createBenchDatabase(serverUrl: string): Promise<BenchDatab
 
 /** `work` measured as `measure` does, through a pool of as many connections as clients, opened before the clock starts. */
 export async function rawThroughput(url: string, clients: number, work: (pool: Pool, index: number) => Promise<unknown>, count: number) {
-  const pool = new Pool({ connectionString: url, max: clients });
+  const pool = new Pool({ connectionString: url, max: clients, pipeline: true });
   try {
     // Connections open before the clock starts, as the server's pool already is.
     const connected = await Promise.all(Array.from({ length: clients }, () => pool.connect()));
@@ -42,5 +43,36 @@ export async function rawThroughput(url: string, clients: number, work: (pool: P
     return await measure(clients, count, (index) => work(pool, index));
   } finally {
     await pool.end();
+  }
+}
+
+/** A statement and its values. */
+export type Statement = [text: string, values?: unknown[]];
+
+/** A statement kept prepared on each connection under a name of its text, as the server keeps its own. */
+function prepared([text, values]: Statement): QueryConfig {
+  return { name: `raw_${createHash('sha1').update(text).digest('hex')}`, text, values };
+}
+
+/**
+ * A transaction in two round trips, as the server writes: BEGIN with `read` (which locks what the
+ * writes depend on), then the statements `write` makes of its rows, with COMMIT, each kept prepared.
+ * The statements of a round trip go out together, the connection pipelining them (`pipeline: true` on the pool's
+ * clients): the least time any implementation waits on the database for the same writes. Returns
+ * the number of statements sent.
+ */
+export async function inTwoRoundTrips(pool: Pool, read: Statement, write: (rows: Record<string, unknown>[]) => Statement[]): Promise<number> {
+  if (!pool.options.pipeline) throw new Error('inTwoRoundTrips needs a pool whose clients pipeline (pipeline: true)');
+  const client = await pool.connect();
+  try {
+    const [, { rows }] = await Promise.all([client.query('BEGIN'), client.query(prepared(read))]);
+    const statements = write(rows);
+    await Promise.all([...statements.map((statement) => client.query(prepared(statement))), client.query('COMMIT')]);
+    return statements.length + 3;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { EventKind, eventHash, eventTokenCount } from '../server/src/modules/conversation/transcript';
+import { inTwoRoundTrips, Statement } from './database';
 import { GraphQLClient } from './graphql';
 
 /** What people write, in turn: a few lengths of ordinary chat. */
@@ -32,62 +33,35 @@ const TOKENS = new Map(MESSAGE_TEXTS.map((text) => [text, eventTokenCount(text, 
 /**
  * The rows one postMessage writes, in one hand-written transaction with no checks: lock the
  * session, insert the event with its hash (the server's hash function) and token count (counted
- * once per text beforehand), update the counters, and, when `queuesTurn`, queue the agent's run.
- * Returns the number of statements sent.
+ * once per text beforehand), update the counters, and, when `queuesTurn`, queue the agent's run;
+ * in two round trips (`inTwoRoundTrips`). Returns the number of statements sent.
  */
-export async function postInSql(pool: Pool, accountId: string, sessionId: string, text: string, queuesTurn: boolean): Promise<number> {
-  const client = await pool.connect();
-  let statements = 0;
-  const send = (sql: string, values?: unknown[]) => {
-    statements += 1;
-    return client.query(sql, values);
-  };
-  try {
-    await send('BEGIN');
-    const { rows } = await send(
-      'SELECT event_count, token_count, last_event_hash FROM sessions WHERE id = $1 AND account_id = $2 FOR UPDATE',
-      [sessionId, accountId],
-    );
-    if (!rows[0]) throw new Error(`No session ${sessionId} in account ${accountId}`);
+export function postInSql(pool: Pool, accountId: string, sessionId: string, text: string, queuesTurn: boolean): Promise<number> {
+  const lock: Statement = ['SELECT event_count, token_count, last_event_hash FROM sessions WHERE id = $1 AND account_id = $2 FOR UPDATE', [sessionId, accountId]];
+  return inTwoRoundTrips(pool, lock, (rows) => {
+    const session = rows[0] as { event_count: number; token_count: number; last_event_hash: string } | undefined;
+    if (!session) throw new Error(`No session ${sessionId} in account ${accountId}`);
     const now = new Date();
-    const seq = rows[0].event_count + 1;
+    const seq = session.event_count + 1;
     const tokenCount = TOKENS.get(text) ?? eventTokenCount(text, null);
-    const clientMessageId = randomUUID();
-    const hash = eventHash(rows[0].last_event_hash, {
-      sessionId,
-      seq,
-      kind: EventKind.USER_MESSAGE,
-      text,
-      data: null,
-      toolCallId: null,
-      replayOfId: null,
-      createdAt: now,
-    });
+    const hash = eventHash(session.last_event_hash, { sessionId, seq, kind: EventKind.USER_MESSAGE, text, data: null, toolCallId: null, replayOfId: null, createdAt: now });
     const eventId = randomUUID();
-    await send(
-      `INSERT INTO events (id, session_id, account_id, seq, kind, text, token_count, token_total, hash, client_message_id, created_at)
-       VALUES ($1, $2, $3, $4, 'USER_MESSAGE', $5, $6, $7, $8, $9, $10)`,
-      [eventId, sessionId, accountId, seq, text, tokenCount, rows[0].token_count + tokenCount, hash, clientMessageId, now],
-    );
-    await send('UPDATE sessions SET event_count = $2, token_count = $3, last_event_hash = $4 WHERE id = $1', [
-      sessionId,
-      seq,
-      rows[0].token_count + tokenCount,
-      hash,
-    ]);
+    const tokenTotal = session.token_count + tokenCount;
+    const writes: Statement[] = [
+      [
+        `INSERT INTO events (id, session_id, account_id, seq, kind, text, token_count, token_total, hash, client_message_id, created_at)
+         VALUES ($1, $2, $3, $4, 'USER_MESSAGE', $5, $6, $7, $8, $9, $10)`,
+        [eventId, sessionId, accountId, seq, text, tokenCount, tokenTotal, hash, randomUUID(), now],
+      ],
+      ['UPDATE sessions SET event_count = $2, token_count = $3, last_event_hash = $4 WHERE id = $1', [sessionId, seq, tokenTotal, hash]],
+    ];
     if (queuesTurn) {
-      await send(
+      writes.push([
         `INSERT INTO runs (id, account_id, session_id, kind, status, trigger_event_id, attempt, created_at, updated_at)
          VALUES ($1, $2, $3, 'TURN', 'QUEUED', $4, 0, $5, $5)`,
         [randomUUID(), accountId, sessionId, eventId, now],
-      );
+      ]);
     }
-    await send('COMMIT');
-    return statements;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+    return writes;
+  });
 }

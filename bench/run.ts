@@ -167,7 +167,7 @@ function reportMessages(rounds: MessageRound[], { serverQueries, rawStatements }
   console.log(
     `\npostMessage: server (GraphQL over HTTP, queuing the agent's turn) vs raw (one hand-written SQL transaction through pg:` +
       ` lock the session, insert the event, update the counters, queue the run)` +
-      `\nserver: ${fixed(serverQueries)} database queries per request; raw: ${rawStatements} statements\n`,
+      `\nserver: ${fixed(serverQueries)} database queries per request; raw: ${rawStatements} statements in 2 round trips\n`,
   );
   reportThroughputRounds('postMessage', rounds, MESSAGE_OPERATIONS, MESSAGE_TARGET);
 }
@@ -416,7 +416,7 @@ interface ContinueReport {
 function reportContinue({ continueRounds, continueQueries, rawStatements, manifest }: ContinueReport) {
   console.log(
     `\ncontinueSession: server (GraphQL over HTTP, in-process) vs raw (one hand-written SQL transaction through pg)` +
-      `\nserver: ${fixed(continueQueries)} database queries per request; raw: ${rawStatements} statements; manifest JSON ${fixed(manifest.size / 1024)} KB` +
+      `\nserver: ${fixed(continueQueries)} database queries per request; raw: ${rawStatements} statements in 2 round trips; manifest JSON ${fixed(manifest.size / 1024)} KB` +
       `\nratio = server ops/s / raw ops/s\n`,
   );
   reportThroughputRounds('continueSession', continueRounds, OPERATIONS, CONTINUE_TARGET);

@@ -135,7 +135,7 @@ async function newAccounts(app: RunningApp, prefix: string): Promise<Account[]> 
 
 /** The raw limit of continueSession on the database as the soak left it, at 16 clients. */
 async function rawContinueLimit(databaseUrl: string, accounts: Account[]): Promise<Throughput> {
-  const pool = new Pool({ connectionString: databaseUrl, max: CLIENTS });
+  const pool = new Pool({ connectionString: databaseUrl, max: CLIENTS, pipeline: true });
   try {
     const manifest = await readManifestTemplate(pool);
     const perAccount = Math.ceil((WARMUP + WINDOW) / accounts.length);

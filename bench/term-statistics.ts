@@ -36,7 +36,7 @@ runOnNewDatabase(async (databaseUrl) => {
   );
   const app = await startBenchServer(databaseUrl, { poolSize: CLIENTS });
   const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
-  const pool = new Pool({ connectionString: databaseUrl, max: CLIENTS });
+  const pool = new Pool({ connectionString: databaseUrl, max: CLIENTS, pipeline: true });
   try {
     const { createAccount } = await admin.data<{ createAccount: { account: { id: string }; apiKey: string } }>(
       'mutation { createAccount(name: "terms") { account { id } apiKey } }',
