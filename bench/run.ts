@@ -238,7 +238,7 @@ function reportTurns(rounds: TurnRound[], serverQueries: number) {
   );
   console.log(
     table(
-      ['round', 'loads', 'server ops/s', 'p50 ms', 'p99 ms', 'raw ops/s', 'p50 ms', 'p99 ms', 'ratio'],
+      ['round', 'loads', 'server ops/s', 'p50 ms', 'p99 ms', 'CPU ms/op', 'raw ops/s', 'p50 ms', 'p99 ms', 'CPU ms/op', 'ratio'],
       rounds.map((row) => [
         String(row.round),
         String(TURN_LOADS),
