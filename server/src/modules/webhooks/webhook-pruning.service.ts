@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { logger } from '../../platform/observability/logger';
 import { metrics } from '../../platform/observability/metrics';
+import { RepeatingPass } from '../../shared/repeating-pass';
 import { pruneEndedDeliveries } from './webhook.repository';
 import { WebhookSettings, pruneEndedBefore } from './webhooks';
 
@@ -16,9 +17,11 @@ const PRUNE_EVERY_MS = 60_000;
  * follow one another at once while they come back full, then once a minute.
  */
 export class WebhookDeliveryPruning {
-  private timer: NodeJS.Timeout | null = null;
-  private pruning: Promise<unknown> | null = null;
-  private stopped = true;
+  private readonly passes = new RepeatingPass(
+    async () => (await this.pruneOnce()) >= PRUNE_BATCH,
+    PRUNE_EVERY_MS,
+    (error) => logger.error({ err: error }, 'Pruning webhook deliveries failed'),
+  );
 
   constructor(
     private readonly dataSource: DataSource,
@@ -35,28 +38,10 @@ export class WebhookDeliveryPruning {
   }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.passes.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.pruning;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.pruning = this.pruneOnce()
-        .then((pruned) => this.schedule(pruned >= PRUNE_BATCH ? 0 : PRUNE_EVERY_MS))
-        .catch((error: unknown) => {
-          if (!this.stopped) logger.error({ err: error }, 'Pruning webhook deliveries failed');
-          this.schedule(PRUNE_EVERY_MS);
-        });
-    }, delayMs);
-    this.timer.unref();
+  stop(): Promise<void> {
+    return this.passes.stop();
   }
 }

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { ErrorCode, Outcome, fail, succeed } from '../../../shared/errors';
+import { RepeatingPass } from '../../../shared/repeating-pass';
 import { Viewer } from '../../../shared/viewer';
 import { logger } from '../../../platform/observability/logger';
 import { AccountEntity } from '../../accounts/account.entity';
@@ -17,16 +18,20 @@ import { claimDueLineage, stillDue } from './retention.repository';
  * are (SKIP LOCKED), so processes sweeping at once never take the same one.
  */
 export class RetentionService {
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<unknown> | null = null;
-  private stopped = true;
+  private readonly sweeps: RepeatingPass;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly erasures: ErasureService,
     private readonly settings: RetentionSettings,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.sweeps = new RepeatingPass(
+      async () => (await this.sweepOnce()) >= settings.batchSize,
+      settings.sweepMs,
+      (error) => logger.error({ err: error }, 'Retention sweep failed'),
+    );
+  }
 
   /** Sets (or with null, removes) the viewer's account's retention period; returns the account. Fails with INVALID_INPUT. */
   async setRetentionPolicy(viewer: Viewer, retentionDays: number | null): Promise<Outcome<AccountEntity>> {
@@ -80,28 +85,10 @@ export class RetentionService {
 
   /** Sweeps now and then every `sweepMs`, until stopped. */
   startSweeps(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.sweeps.start();
   }
 
-  async stopSweeps(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.sweeping;
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.sweeping = this.sweepOnce()
-        .then((erased) => this.schedule(erased >= this.settings.batchSize ? 0 : this.settings.sweepMs))
-        .catch((error: unknown) => {
-          logger.error({ err: error }, 'Retention sweep failed');
-          this.schedule(this.settings.sweepMs);
-        });
-    }, delayMs);
-    this.timer.unref();
+  stopSweeps(): Promise<void> {
+    return this.sweeps.stop();
   }
 }
