@@ -1,3 +1,4 @@
+import { scratchFolder } from './scratch-folder';
 import { createTestDatabase, TestDatabase } from './test-database';
 
 declare global {
@@ -9,6 +10,9 @@ declare global {
  * file finds its worker's in the environment (test/setup/worker-database.ts).
  */
 export default async function globalSetup(): Promise<void> {
+  // Set before anything asks for a temporary folder; test workers and the servers they spawn inherit it.
+  const scratch = scratchFolder();
+  if (scratch) process.env.TMPDIR = scratch;
   const database = await createTestDatabase();
   globalThis.testDatabase = database;
   database.workerUrls?.forEach(({ url, adminUrl }, index) => {
