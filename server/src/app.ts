@@ -9,7 +9,6 @@ import { buildAppSchema } from './api/schema';
 import { SessionReach } from './api/session-reach';
 import { ModelProvider } from './agent/agent';
 import { BuiltinAgent } from './agent/providers/builtin-agent';
-import { OpenAIProvider } from './agent/providers/openai-provider';
 import { RecallTools } from './agent/tools';
 import { TurnRunner } from './agent/turn/turn-runner';
 import { AgentWorker } from './agent/worker';
@@ -21,7 +20,7 @@ import { DEFAULT_ATTACHMENT_MAX_BYTES } from './modules/attachments/attachments'
 import { attachmentsRouter } from './modules/attachments/attachments.route';
 import { AttachmentService } from './modules/attachments/attachments.service';
 import { DatabaseAttachmentStorage } from './modules/attachments/storage/database-storage';
-import { S3AttachmentStorage } from './modules/attachments/storage/s3-storage';
+import type { S3AttachmentStorage } from './modules/attachments/storage/s3-storage';
 import { DEFAULT_APPROVAL_SETTINGS, ProposalService } from './modules/continuation/proposals.service';
 import { RecommendationService } from './modules/continuation/assisted/recommendations.service';
 import { ContinuationService } from './modules/continuation/continuations.service';
@@ -106,7 +105,7 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
     const webhooks = new WebhookDeliveryWorker(dataSource, config.webhooks ?? DEFAULT_WEBHOOK_SETTINGS);
     const webhookPruning = new WebhookDeliveryPruning(dataSource, config.webhooks ?? DEFAULT_WEBHOOK_SETTINGS, config.clock);
     const notifier = measuredNotifier(pubSub, (runs) => worker?.runsChanged(runs), config.databaseReplicaUrl ? reads : null, () => webhooks.wake());
-    s3Storage = config.s3 ? new S3AttachmentStorage(config.s3) : null;
+    s3Storage = config.s3 ? s3AttachmentStorage(config.s3) : null;
     const services = buildServices(config, dataSource, notifier, s3Storage, reads, pubSub, () => webhooks.wake());
     services.apiKeys.watchRevocations();
     const bootstrapKey = await services.accounts.ensureBootstrapKey(config.bootstrapApiKey, config.dataDir);
@@ -319,12 +318,21 @@ function timed(provider: ModelProvider | null): ModelProvider | null {
   };
 }
 
+/** Required here rather than imported: a server storing attachments in its database never loads the S3 client. */
+function s3AttachmentStorage(options: NonNullable<AppConfig['s3']>): S3AttachmentStorage {
+  const { S3AttachmentStorage } = require('./modules/attachments/storage/s3-storage') as typeof import('./modules/attachments/storage/s3-storage');
+  return new S3AttachmentStorage(options);
+}
+
 function modelProvider(config: AppConfig): ModelProvider | null {
   switch (config.agent.provider) {
     case 'builtin':
       return new BuiltinAgent();
-    case 'openai':
+    case 'openai': {
+      // Required here rather than imported: a server without a model provider never loads its client.
+      const { OpenAIProvider } = require('./agent/providers/openai-provider') as typeof import('./agent/providers/openai-provider');
       return new OpenAIProvider(config.agent.openai);
+    }
     default:
       return null;
   }
