@@ -30,17 +30,22 @@ type FromChild = { type: 'listening'; baseURL: string } | { type: 'requests'; re
 export function startModelProcess(options: ModelStandInOptions): Promise<ModelProcess> {
   // The child inherits this process's flags (`-r @swc-node/register`) and environment.
   const child = fork(__filename, [], { env: { ...process.env, MODEL_STAND_IN_OPTIONS: JSON.stringify(options) } });
-  const waiting: ((requests: TimedRequest[]) => void)[] = [];
+  const waiting: { resolve: (requests: TimedRequest[]) => void; reject: (error: Error) => void }[] = [];
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`The stand-in model's process exited with ${code}`)));
+    // Before it listens, or while the benchmark waits for its records: either way the run cannot go on.
+    child.once('exit', (code) => {
+      const error = new Error(`The stand-in model's process exited with ${code}`);
+      reject(error);
+      waiting.splice(0).forEach((request) => request.reject(error));
+    });
     child.on('message', (message: FromChild) => {
-      if (message.type === 'requests') waiting.shift()!(message.requests);
+      if (message.type === 'requests') waiting.shift()!.resolve(message.requests);
       else
         resolve({
           baseURL: message.baseURL,
           requests: (from) =>
-            new Promise((answer) => {
-              waiting.push(answer);
+            new Promise((answer, fail) => {
+              waiting.push({ resolve: answer, reject: fail });
               child.send({ type: 'requests', from } satisfies ToChild);
             }),
           close: () =>
