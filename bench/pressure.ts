@@ -1,10 +1,14 @@
 /**
- * The runtime's continuation at the context threshold against a plain turn, in the same run: from
- * the user message to the first token of the answering model call (the successor's, when the
- * runtime continued: its draft call, the continuation and the successor's turn), with the model's
- * own time subtracted, which the stand-in model records per request. What remains is the server's
- * share. Target: the continuation's share at most 2x a plain turn's. Printed beside it: the time
- * outside the model's requests, which also leaves out the stand-in's own work in this process.
+ * The runtime's continuation at the context threshold against a plain turn, in the same run: the
+ * server's share of the time from a user message to the first token of the model call that answers
+ * it (the successor's, when the runtime continued: after its draft call and the continuation).
+ * The stand-in model runs in a process of its own (`model-process.ts`), as a remote model would,
+ * and everything from a request's arrival there to its last byte is the provider's time: its wait,
+ * and its own work (counting the prompt's tokens, writing each chunk), which a real model's prompt
+ * processing and generation take too. The server's share is the rest: from the message to the
+ * first request's arrival, and from each request's last byte to the next one's arrival (for a
+ * continuation, the draft's last byte to the successor's request). Target: a continuation's share
+ * at most 2x a plain turn's. Printed beside it, per continuation, where its time went.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:pressure
  *
@@ -12,8 +16,8 @@
  */
 import { GraphQLClient } from './graphql';
 import { log, runOnNewDatabase, startBenchServer } from './harness';
+import { monotonicNow, startModelProcess, TimedRequest } from './model-process';
 import { fixed, spread, table } from './stats';
-import { startModelStandIn, StandInRequest } from '../server/test/helpers/model-stand-in';
 
 const SESSIONS = Number(process.env.PRESSURE_SESSIONS ?? 12);
 const WINDOW = 8_000;
@@ -58,25 +62,19 @@ async function untilSettled(client: GraphQLClient, sessionId: string): Promise<S
   }
 }
 
-/** The server's share of the time to the answering call's first token: the elapsed time less the model's. */
-function serverShare(postedAt: number, requests: StandInRequest[]): number {
-  const answering = requests[requests.length - 1];
-  const drafts = requests.slice(0, -1).reduce((sum, request) => sum + request.modelTimeMs, 0);
-  return answering.firstTokenAt! - postedAt - drafts - answering.modelFirstTokenMs;
-}
-
 /**
- * The time outside the model's requests: from the message to the first request's arrival, and from
- * each request's last byte to the next one's arrival. The stand-in runs in this process, so the
- * share above also holds its own work (counting each prompt's tokens, writing a draft's chunks)
- * and the server's parsing of a draft's chunks, which a real model's generation would hide.
+ * The server's share: from the message to the first request's arrival, and from each request's
+ * last byte to the next one's arrival. From a request's arrival to its last byte the time is the provider's.
  */
-function outsideRequests(postedAt: number, requests: StandInRequest[]): number {
+function serverShare(postedAt: number, requests: TimedRequest[]): number {
   return requests.reduce((sum, request, index) => sum + request.arrivedAt - (index === 0 ? postedAt : requests[index - 1].finishedAt!), 0);
 }
 
+/** The provider's own work before a request's first token, beyond the wait it was told to take. */
+const providerWork = (request: TimedRequest) => request.firstTokenAt! - request.arrivedAt - request.modelFirstTokenMs;
+
 runOnNewDatabase(async (databaseUrl) => {
-  const model = await startModelStandIn({ contextTokens: WINDOW, replyTokens: 40, timing: { firstTokenMs: FIRST_TOKEN_MS, perTokenMs: PER_TOKEN_MS } });
+  const model = await startModelProcess({ contextTokens: WINDOW, replyTokens: 40, timing: { firstTokenMs: FIRST_TOKEN_MS, perTokenMs: PER_TOKEN_MS } });
   const app = await startBenchServer(databaseUrl, {
     poolSize: 10,
     agent: {
@@ -93,8 +91,10 @@ runOnNewDatabase(async (databaseUrl) => {
   const client = new GraphQLClient(app.url, createAccount.apiKey);
   const plain: number[] = [];
   const continued: number[] = [];
-  const plainOutside: number[] = [];
-  const continuedOutside: number[] = [];
+  const plainProviderWork: number[] = [];
+  const draftProviderWork: number[] = [];
+  let seen = 0;
+  let overContext = 0;
   let failed = 0;
   try {
     for (let index = 0; index < SESSIONS; index += 1) {
@@ -102,25 +102,27 @@ runOnNewDatabase(async (databaseUrl) => {
         t: `Quay survey ${index}`,
       });
       for (let turn = 0; ; turn += 1) {
-        const before = model.requests.length;
-        const postedAt = performance.timeOrigin + performance.now();
+        const postedAt = monotonicNow();
         await client.data(POST, { s: createSession.id, t: message(index, turn) });
         const state = await untilSettled(client, createSession.id);
         failed += [...state.runs, ...state.continuations.flatMap((edge) => edge.successor.runs)].filter((run) => run.status === 'FAILED').length;
-        const requests = model.requests.slice(before);
+        const requests = await model.requests(seen);
+        seen += requests.length;
+        overContext += requests.filter((request) => request.overContext).length;
         if (state.status === 'CONTINUED') {
           continued.push(serverShare(postedAt, requests));
-          continuedOutside.push(outsideRequests(postedAt, requests));
           const answering = requests[requests.length - 1];
           const draft = requests[requests.length - 2];
+          draftProviderWork.push(draft.finishedAt! - draft.arrivedAt - draft.modelTimeMs);
           log(
             `  message to draft call ${fixed(requests[0].arrivedAt - postedAt)} ms; ${requests.length - 1} draft call(s), the last ${fixed(draft.finishedAt! - draft.arrivedAt)} ms ` +
-              `(model ${fixed(draft.modelTimeMs)}); draft to the successor's call ${fixed(answering.arrivedAt - draft.finishedAt!)} ms; its first token ${fixed(answering.firstTokenAt! - answering.arrivedAt)} ms (model ${fixed(answering.modelFirstTokenMs)})`,
+              `(waits ${fixed(draft.modelTimeMs)}); draft's last byte to the successor's call ${fixed(answering.arrivedAt - draft.finishedAt!)} ms; ` +
+              `its first token ${fixed(answering.firstTokenAt! - answering.arrivedAt)} ms (wait ${fixed(answering.modelFirstTokenMs)})`,
           );
           break;
         }
         plain.push(serverShare(postedAt, requests));
-        plainOutside.push(outsideRequests(postedAt, requests));
+        plainProviderWork.push(providerWork(requests[requests.length - 1]));
       }
       log(`session ${index + 1}/${SESSIONS}: continued after ${plain.length} plain turns so far`);
     }
@@ -133,7 +135,10 @@ runOnNewDatabase(async (databaseUrl) => {
   const plainSpread = spread(plain);
   const continuedSpread = spread(continued);
   const ms = (value: number) => fixed(value, 1);
-  console.log(`\nServer's share of the time from a user message to the answering model call's first token (ms; model time subtracted)\n`);
+  console.log(
+    `\nServer's share of the time from a user message to the answering model call's first token (ms): to the first request's arrival, ` +
+      `and from each request's last byte to the next one's arrival\n`,
+  );
   console.log(
     table(
       ['turn', 'samples', 'min', 'median', 'max'],
@@ -146,12 +151,11 @@ runOnNewDatabase(async (databaseUrl) => {
   console.log(
     `\nContinuation / plain turn, each against the plain median: min ${fixed(continuedSpread.min / plainSpread.median, 2)}x, median ${fixed(continuedSpread.median / plainSpread.median, 2)}x, max ${fixed(continuedSpread.max / plainSpread.median, 2)}x (target: median at most 2x). Failed runs: ${failed}.`,
   );
-  const plainOutsideSpread = spread(plainOutside);
-  const continuedOutsideSpread = spread(continuedOutside);
+  const answerWork = spread(plainProviderWork);
+  const draftWork = spread(draftProviderWork);
   console.log(
-    `Outside the model's requests (the stand-in's own work left out too): plain ${ms(plainOutsideSpread.min)} / ${ms(plainOutsideSpread.median)} / ${ms(plainOutsideSpread.max)} ms, ` +
-      `continued ${ms(continuedOutsideSpread.min)} / ${ms(continuedOutsideSpread.median)} / ${ms(continuedOutsideSpread.max)} ms; continued / plain median: ` +
-      `min ${fixed(continuedOutsideSpread.min / plainOutsideSpread.median, 2)}x, median ${fixed(continuedOutsideSpread.median / plainOutsideSpread.median, 2)}x, max ${fixed(continuedOutsideSpread.max / plainOutsideSpread.median, 2)}x.`,
+    `The stand-in's own work, the provider's time (min / median / max, ms): before a plain answer's first token ${ms(answerWork.min)} / ${ms(answerWork.median)} / ${ms(answerWork.max)}, ` +
+      `in a draft call beyond its waits ${ms(draftWork.min)} / ${ms(draftWork.median)} / ${ms(draftWork.max)}.`,
   );
-  if (model.requests.some((request) => request.overContext)) console.log('Some requests did not fit the window.');
+  if (overContext > 0) console.log(`${overContext} request(s) did not fit the window.`);
 });

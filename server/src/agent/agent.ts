@@ -65,6 +65,8 @@ export interface ModelRequest {
   signal?: AbortSignal;
   /** Receives the answer's text as it is produced, piece by piece; the reply still holds all of it. */
   onTextDelta?: (delta: string) => void;
+  /** Receives the pieces of each tool call's arguments as they are produced (a provider that streams them). */
+  onArgumentsDelta?: (call: { index: number; name: string }, delta: string) => void;
   /** Tokens the answer may take at most: the room the runtime left for it in the window. */
   maxOutputTokens?: number;
   /** A tool the model must call (its name): the runtime asking for a draft, such as a handoff. */

@@ -1,3 +1,9 @@
+import { runtimeViewer } from '../../src/modules/accounts/account.repository';
+import type { AttachmentService } from '../../src/modules/attachments/attachments.service';
+import { Actor, ContinueSessionRequest } from '../../src/modules/continuation/continuations';
+import { ContinuationService } from '../../src/modules/continuation/continuations.service';
+import type { ContinuationNotifier } from '../../src/modules/continuation/notifications';
+import { recommendationPurpose } from '../../src/modules/continuation/steps/compile';
 import { GraphQLTestClient } from '../helpers/graphql-client';
 import { CONTINUE, continuation, createSession, postMessage, settleRuns } from '../helpers/continuations';
 import { TestServer, startTestServer } from '../helpers/test-server';
@@ -139,6 +145,31 @@ describe('continueSession with assisted selection', () => {
     const fact = lines.findIndex((line) => line.endsWith(FACT));
     expect(lines[fact + 1]).toMatch(/Chatter about lunch and the weekly sync, part 0\.$/);
     expect(lines[fact - 1]).toMatch(/^<excerpt session=/);
+  });
+
+  it('takes recommendations read ahead, while the request was being written, only for the same purpose and request', async () => {
+    const { dataSource } = server.app.database;
+    const notifier = new Proxy({}, { get: () => () => undefined }) as ContinuationNotifier;
+    const service = new ContinuationService(dataSource, notifier, { attachmentsByCids: async () => [] } as unknown as AttachmentService);
+    const handoff = { purpose: 'Prepare the bucket migration of the nightly export', currentRequest: 'Where does the nightly export land?' };
+    // Read ahead for `purpose`, and found nothing: what the continuation carries says which it used.
+    const recommendedWhenAheadFor = async (purpose: string) => {
+      const session = await createSession(client, 'Exports');
+      await postMessage(client, session, FACT);
+      for (let index = 0; index < 12; index++) await postMessage(client, session, `Chatter about lunch, part ${index}.`);
+      await postMessage(client, session, handoff.currentRequest);
+      await settleRuns(server, session);
+      const [{ account_id: accountId }] = await dataSource.query('SELECT account_id FROM sessions WHERE id = $1', [session]);
+      const input = continuation(session, { title: 'Migration', assist: true, handoff }) as unknown as ContinueSessionRequest;
+      const outcome = await service.continueSession(await runtimeViewer(dataSource.manager, accountId), input, {
+        actor: Actor.USER,
+        recommendedAhead: { sessionId: session, purpose, recommended: Promise.resolve([]) },
+      });
+      if (!outcome.ok) throw new Error(outcome.error.message);
+      return outcome.value.written!.manifest.items.filter((item) => item.origin === 'RECOMMENDED');
+    };
+    expect(await recommendedWhenAheadFor(recommendationPurpose(handoff))).toEqual([]);
+    expect((await recommendedWhenAheadFor('Plan the office party')).length).toBeGreaterThan(0);
   });
 
   async function firstEventOf(sessionId: string): Promise<{ id: string }> {

@@ -72,7 +72,7 @@ export class OpenAIProvider implements ModelProvider {
         },
         { signal },
       );
-      const reply = await this.assemble(stream, request.onTextDelta);
+      const reply = await this.assemble(stream, request);
       // The SDK ends a stream quietly when it is aborted: a cut-off answer must not pass for a whole one.
       signal.throwIfAborted();
       return reply;
@@ -86,9 +86,10 @@ export class OpenAIProvider implements ModelProvider {
 
   /**
    * The reply from its stream of chunks: text handed on as it arrives, tool calls put together
-   * from their pieces (the first piece of a call has its id and name, later ones more arguments).
+   * from their pieces (the first piece of a call has its id and name, later ones more arguments),
+   * which are handed on too.
    */
-  private async assemble(stream: AsyncIterable<ChatCompletionChunk>, onTextDelta?: (delta: string) => void): Promise<ModelReply> {
+  private async assemble(stream: AsyncIterable<ChatCompletionChunk>, { onTextDelta, onArgumentsDelta }: Pick<ModelRequest, 'onTextDelta' | 'onArgumentsDelta'>): Promise<ModelReply> {
     let text: string | null = null;
     let chose = false;
     const calls = new Map<number, { id: string; type: string; name: string; arguments: string }>();
@@ -106,8 +107,11 @@ export class OpenAIProvider implements ModelProvider {
         if (piece.id) call.id = piece.id;
         if (piece.type) call.type = piece.type;
         if (piece.function?.name) call.name += piece.function.name;
-        if (piece.function?.arguments) call.arguments += piece.function.arguments;
         calls.set(piece.index, call);
+        if (piece.function?.arguments) {
+          call.arguments += piece.function.arguments;
+          onArgumentsDelta?.({ index: piece.index, name: call.name }, piece.function.arguments);
+        }
       }
     }
     // Compatible servers are not all strict: a stream without choices is a failure, not an empty answer.

@@ -3,7 +3,7 @@ import { DataSource, In } from 'typeorm';
 import { ContinuationProposalEntity } from '../../modules/continuation/continuation-proposal.entity';
 import { Actor, CONTINUATION_LIMITS, ContinuationReason, ContinueSessionRequest, SourceKind } from '../../modules/continuation/continuations';
 import { continueSessionToolRequest } from '../../modules/continuation/continue-session.tool';
-import type { ContinuationResult, ContinuationService } from '../../modules/continuation/continuations.service';
+import type { ContinuationResult, ContinuationService, RecommendationsAhead } from '../../modules/continuation/continuations.service';
 import { ProposalStatus } from '../../modules/continuation/proposals';
 import type { ProposalService } from '../../modules/continuation/proposals.service';
 import { ACTIVE_RUN_STATUSES, RunKind } from '../../modules/conversation/runs';
@@ -14,6 +14,7 @@ import { ErrorCode, Outcome } from '../../shared/errors';
 import { logger } from '../../platform/observability/logger';
 import { ModelContextExceeded, ModelMessage, ModelProvider, ModelProviderError, ModelToolDefinition } from '../agent';
 import type { RunWrites } from './run-writes';
+import { StreamedStrings } from './streamed-strings';
 import { parseArguments } from './tool-calls';
 import type { NextTurn, TurnStart } from './turn-context';
 
@@ -23,6 +24,10 @@ const SUCCESSOR_FRAME_TOKENS = 256;
 const DRAFT_ATTEMPTS = 2;
 /** Refusals that mean the draft was wrong, which the model may correct; any other refusal is the session's state. */
 const DRAFT_PROBLEMS = new Set<string>([ErrorCode.INVALID_INPUT, ErrorCode.SOURCE_NOT_FOUND]);
+
+/** Where a draft's arguments hold what assisted selection ranks for. */
+const PURPOSE_PATH = ['handoff', 'purpose'];
+const CURRENT_REQUEST_PATH = ['handoff', 'currentRequest'];
 
 /** How long an account refused for its rate of continuations is not asked for drafts: the rate's window. */
 const RATE_LIMIT_PAUSE_MS = 60_000;
@@ -82,12 +87,14 @@ export class PressureContinuation {
    * lease's worker and returned, with what the write holds in memory, for it to start at once.
    */
   async continueAtThreshold(lease: Lease, run: RunEntity, start: TurnStart, signal: AbortSignal, leaseMs: number | null = null): Promise<PressureOutcome> {
-    const write = (request: ContinueSessionRequest) => this.write(lease, run, start, request, leaseMs);
+    let recommendedAhead: RecommendationsAhead | undefined;
+    const write = (request: ContinueSessionRequest) => this.write(lease, run, start, request, leaseMs, recommendedAhead);
     const key = `pressure:${run.id}`;
     const messages: ModelMessage[] = [...start.messages, { role: 'system', content: draftInstruction(start, this.threshold) }];
     for (let attempt = 1; attempt <= DRAFT_ATTEMPTS; attempt += 1) {
       let problems: string;
       try {
+        const handoff = new StreamedStrings([PURPOSE_PATH, CURRENT_REQUEST_PATH]);
         const reply = await this.provider.complete({
           messages,
           tools: [this.tool],
@@ -95,6 +102,12 @@ export class PressureContinuation {
           signal,
           requiredTool: this.tool.name,
           maxOutputTokens: start.reserveTokens,
+          // Assisted selection needs only the handoff's purpose and request: its search runs while the model writes the rest.
+          onArgumentsDelta: (call, delta) => {
+            if (call.index !== 0 || call.name !== this.tool.name || handoff.complete || !handoff.push(delta)) return;
+            const query = { sessionId: start.session.id, handoff: { purpose: handoff.value(PURPOSE_PATH)!, currentRequest: handoff.value(CURRENT_REQUEST_PATH)! } };
+            recommendedAhead = this.continuations.recommendationsAhead(start.viewer, query, start.session.originId);
+          },
         });
         const call = reply.toolCalls.find((candidate) => candidate.name === this.tool.name);
         const parsed = call ? this.request(run, start, key, call.arguments) : { ok: false as const, problems: ['No continue_session call was made.'] };
@@ -131,21 +144,35 @@ export class PressureContinuation {
    * Writes the continuation; when its budget is below what the projection needs at least (a long
    * message in a small window), once more with that least, if the successor's window still holds it.
    */
-  private async write(lease: Lease, run: RunEntity, start: TurnStart, request: ContinueSessionRequest, leaseMs: number | null): Promise<Outcome<unknown>> {
-    const outcome = await this.writeOnce(lease, run, start, request, leaseMs);
+  private async write(
+    lease: Lease,
+    run: RunEntity,
+    start: TurnStart,
+    request: ContinueSessionRequest,
+    leaseMs: number | null,
+    recommendedAhead: RecommendationsAhead | undefined,
+  ): Promise<Outcome<unknown>> {
+    const outcome = await this.writeOnce(lease, run, start, request, leaseMs, recommendedAhead);
     const least = outcome.ok ? undefined : outcome.error.leastTokenBudget;
     if (least === undefined || least <= (request.tokenBudget ?? 0) || least > this.largestBudget(start)) return outcome;
-    return this.writeOnce(lease, run, start, { ...request, tokenBudget: least }, leaseMs);
+    return this.writeOnce(lease, run, start, { ...request, tokenBudget: least }, leaseMs, recommendedAhead);
   }
 
-  private async writeOnce(lease: Lease, run: RunEntity, start: TurnStart, request: ContinueSessionRequest, leaseMs: number | null): Promise<Outcome<unknown>> {
+  private async writeOnce(
+    lease: Lease,
+    run: RunEntity,
+    start: TurnStart,
+    request: ContinueSessionRequest,
+    leaseMs: number | null,
+    recommendedAhead: RecommendationsAhead | undefined,
+  ): Promise<Outcome<unknown>> {
     if (start.session.continuationApproval === ContinuationApproval.ASK) {
       await this.writes.assertLease(lease);
       return this.proposals.propose(start.viewer, request, { runId: run.id, toolCallId: request.idempotencyKey, callEvent: null });
     }
     // The run is settled in the continuation's transaction, under its lease.
     const leaseTo = leaseMs === null ? undefined : { owner: lease.owner, leaseMs };
-    const options = { actor: Actor.SYSTEM, callerRunId: run.id, leaseTo, settles: lease, originId: start.session.originId };
+    const options = { actor: Actor.SYSTEM, callerRunId: run.id, leaseTo, settles: lease, originId: start.session.originId, recommendedAhead };
     return this.continuations.continueSession(start.viewer, request, options);
   }
 

@@ -23,7 +23,7 @@ import { EventPrefetch, SnapshotQuery, continuationSnapshot, lockWithSnapshot } 
 import { lockProposal, supersedePending } from './proposal.repository';
 import { inWriteTransaction, WriteTransaction } from '../../platform/db/write-transaction';
 import { checkRateLimits } from './steps/checks';
-import { Prepared, compile, initiatingAttachments, prepare, recommendations, tokenBudget } from './steps/compile';
+import { Prepared, RecommendationQuery, compile, initiatingAttachments, prepare, recommendationPurpose, recommendations, tokenBudget } from './steps/compile';
 import { AttachmentService, attachmentReference } from '../attachments/attachments.service';
 import { CitedAttachment } from './steps/sources';
 import { ContinuationPolicy, DEFAULT_CONTINUATION_POLICY } from './steps/policy';
@@ -73,6 +73,16 @@ export interface ContinueOptions {
   settles?: Lease;
   /** The predecessor's origin, from the caller's own read of the session: assisted selection does not look it up again. */
   originId?: string;
+  /** Recommendations read ahead ({@link ContinuationService.recommendationsAhead}): used when the request asks for the same. */
+  recommendedAhead?: RecommendationsAhead;
+}
+
+/** Assisted selection's recommendations, read before the request they are for was whole. */
+export interface RecommendationsAhead {
+  sessionId: string;
+  purpose: string;
+  /** Null when the read failed: the continuation reads them again. */
+  recommended: Promise<Recommendation[] | null>;
 }
 
 /**
@@ -177,7 +187,7 @@ export class ContinuationService {
     // Attachments never change either, and their bytes may be elsewhere than the database.
     // Read to the end before the transaction takes its connection: reads running beside it would
     // wait for another, and the embedded database has only the one.
-    const [recommended, attachments] = await Promise.all([recommendations(this.dataSource.manager, viewer, input, options.originId), this.citedAttachments(viewer, input)]);
+    const [recommended, attachments] = await Promise.all([this.recommended(viewer, input, options), this.citedAttachments(viewer, input)]);
     const readBefore: ReadBefore = { recommended, attachments };
     let created: (Written & { superseded: ContinuationProposalEntity[]; settled: RunEntity[] }) | Outcome<ContinuationResult>;
     try {
@@ -204,6 +214,30 @@ export class ContinuationService {
       replayed: false,
       written: { manifest: created.manifest, successorEvents: created.successorEvents, plan: created.successorPlan, movedRuns: created.movedRuns },
     });
+  }
+
+  /**
+   * Starts reading assisted selection's recommendations for a continuation of `query.sessionId`
+   * that is still being written (a model drafting the rest of its handoff): continueSession uses
+   * them when its request asks for the same (`assist`, the same purpose and current request), as
+   * they are a suggestion read before the lock anyway. `originId` is the session's origin.
+   */
+  recommendationsAhead(viewer: Viewer, query: RecommendationQuery, originId: string): RecommendationsAhead {
+    return {
+      sessionId: query.sessionId,
+      purpose: recommendationPurpose(query.handoff),
+      recommended: recommendations(this.dataSource.manager, viewer, { ...query, assist: true }, originId).catch(() => null),
+    };
+  }
+
+  /** The recommendations for `input`: those read ahead for the same request, or read now. */
+  private async recommended(viewer: Viewer, input: ContinueSessionRequest, options: ContinueOptions): Promise<Recommendation[]> {
+    const ahead = options.recommendedAhead;
+    if (input.assist && ahead?.sessionId === input.sessionId && ahead.purpose === recommendationPurpose(input.handoff)) {
+      const read = await ahead.recommended;
+      if (read) return read;
+    }
+    return recommendations(this.dataSource.manager, viewer, input, options.originId);
   }
 
   /** The result of an earlier call with this key, or IDEMPOTENCY_KEY_REUSED for a different request. */

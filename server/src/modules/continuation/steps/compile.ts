@@ -67,18 +67,25 @@ export async function prepare(
   return { initiating, sources, pins, transferred, plan, hasNewUserMessage };
 }
 
+/** What assisted selection ranks a continuation's sources for: all it reads of the request but the session. */
+export type RecommendationQuery = Pick<ContinueSessionRequest, 'sessionId' | 'assist'> & { handoff: Pick<Handoff, 'purpose' | 'currentRequest'> };
+
+/** The text assisted selection ranks for: the handoff's purpose and current request. */
+export function recommendationPurpose(handoff: RecommendationQuery['handoff']): string {
+  return `${handoff.purpose} ${handoff.currentRequest}`;
+}
+
 /**
  * With `assist`, the lineage's sources ranked for the handoff's purpose and current request; none
  * otherwise. `originId` is the predecessor's lineage, when the caller holds its session already.
  */
-export async function recommendations(manager: EntityManager, viewer: Viewer, input: ContinueSessionRequest, originId?: string): Promise<Recommendation[]> {
+export async function recommendations(manager: EntityManager, viewer: Viewer, input: RecommendationQuery, originId?: string): Promise<Recommendation[]> {
   if (!input.assist) return [];
   const origin =
     originId ?? (await manager.findOne(SessionEntity, { select: { originId: true }, where: { id: input.sessionId, accountId: viewer.accountId } }))?.originId;
   if (!origin) return [];
-  const purpose = `${input.handoff.purpose} ${input.handoff.currentRequest}`;
   // Every range around a candidate hit: evidence-first placement decides what the budget holds.
-  return rankedSources(manager, viewer.accountId, origin, purpose, PROJECTION_CANDIDATE_HITS, PROJECTION_CANDIDATE_HITS);
+  return rankedSources(manager, viewer.accountId, origin, recommendationPurpose(input.handoff), PROJECTION_CANDIDATE_HITS, PROJECTION_CANDIDATE_HITS);
 }
 
 /** What the initiating message links, in its order: named in the successor's context and manifest. */
