@@ -148,7 +148,8 @@ const failed = ({ code, message, ...extra }: OperationFailure) => refused(code, 
 export class McpTools {
   /** The tools, in the order a client lists them. */
   readonly definitions: Tool[];
-  private readonly checks: Map<string, (args: unknown) => string[]>;
+  /** Each tool's arguments check, compiled when the tool is first called rather than at start. */
+  private readonly checks = new Map<string, (args: unknown) => string[]>();
   private readonly recall: RecallTools;
 
   constructor(
@@ -157,8 +158,17 @@ export class McpTools {
     private readonly reaches: (viewer: Viewer, thing: ToolThing, id: string) => Promise<boolean>,
   ) {
     this.definitions = mcpToolDefinitions(schema);
-    this.checks = new Map(this.definitions.map((tool) => [tool.name, argumentsCheck(tool.inputSchema)]));
     this.recall = new RecallTools(services);
+  }
+
+  private argumentsCheck(name: string): ((args: unknown) => string[]) | null {
+    const known = this.checks.get(name);
+    if (known) return known;
+    const tool = this.definitions.find((definition) => definition.name === name);
+    if (!tool) return null;
+    const check = argumentsCheck(tool.inputSchema);
+    this.checks.set(name, check);
+    return check;
   }
 
   /**
@@ -167,7 +177,7 @@ export class McpTools {
    * expected failure, are tool errors with the API's code.
    */
   async call(viewer: Viewer, name: string, args: Record<string, unknown>): Promise<CallToolResult | null> {
-    const check = this.checks.get(name);
+    const check = this.argumentsCheck(name);
     if (!check) return null;
     const problems = check(args);
     if (problems.length) return refused(ErrorCode.INVALID_INPUT, `${name}: ${problems.join(' ')}`);

@@ -23,7 +23,7 @@ import { EventPrefetch, SnapshotQuery, continuationSnapshot, lockWithSnapshot } 
 import { lockProposal, supersedePending } from './proposal.repository';
 import { inWriteTransaction, WriteTransaction } from '../../platform/db/write-transaction';
 import { checkRateLimits } from './steps/checks';
-import { Prepared, RecommendationQuery, compile, initiatingAttachments, prepare, recommendationPurpose, recommendations, tokenBudget } from './steps/compile';
+import { Prepared, RecommendationQuery, RecommendationsAhead, compile, initiatingAttachments, prepare, readAhead, recommendations, recommendedFor, tokenBudget } from './steps/compile';
 import { AttachmentService, attachmentReference } from '../attachments/attachments.service';
 import { CitedAttachment } from './steps/sources';
 import { ContinuationPolicy, DEFAULT_CONTINUATION_POLICY } from './steps/policy';
@@ -32,6 +32,8 @@ import { eventReader } from './steps/sources';
 import { BranchMessage, Written, writeContinuation } from './steps/write';
 import { ContinuationNotifier } from './notifications';
 import type { Recommendation } from './assisted/recommendations.service';
+
+export type { RecommendationsAhead } from './steps/compile';
 import { Viewer } from '../../shared/viewer';
 import { metrics } from '../../platform/observability/metrics';
 
@@ -75,14 +77,6 @@ export interface ContinueOptions {
   originId?: string;
   /** Recommendations read ahead ({@link ContinuationService.recommendationsAhead}): used when the request asks for the same. */
   recommendedAhead?: RecommendationsAhead;
-}
-
-/** Assisted selection's recommendations, read before the request they are for was whole. */
-export interface RecommendationsAhead {
-  sessionId: string;
-  purpose: string;
-  /** Null when the read failed: the continuation reads them again. */
-  recommended: Promise<Recommendation[] | null>;
 }
 
 /**
@@ -187,7 +181,7 @@ export class ContinuationService {
     // Attachments never change either, and their bytes may be elsewhere than the database.
     // Read to the end before the transaction takes its connection: reads running beside it would
     // wait for another, and the embedded database has only the one.
-    const [recommended, attachments] = await Promise.all([this.recommended(viewer, input, options), this.citedAttachments(viewer, input)]);
+    const [recommended, attachments] = await Promise.all([recommendedFor(this.dataSource.manager, viewer, input, options.originId, options.recommendedAhead), this.citedAttachments(viewer, input)]);
     const readBefore: ReadBefore = { recommended, attachments };
     let created: (Written & { superseded: ContinuationProposalEntity[]; settled: RunEntity[] }) | Outcome<ContinuationResult>;
     try {
@@ -218,26 +212,10 @@ export class ContinuationService {
 
   /**
    * Starts reading assisted selection's recommendations for a continuation of `query.sessionId`
-   * that is still being written (a model drafting the rest of its handoff): continueSession uses
-   * them when its request asks for the same (`assist`, the same purpose and current request), as
-   * they are a suggestion read before the lock anyway. `originId` is the session's origin.
+   * that is still being written (a model drafting the rest of its handoff); see {@link readAhead}.
    */
   recommendationsAhead(viewer: Viewer, query: RecommendationQuery, originId: string): RecommendationsAhead {
-    return {
-      sessionId: query.sessionId,
-      purpose: recommendationPurpose(query.handoff),
-      recommended: recommendations(this.dataSource.manager, viewer, { ...query, assist: true }, originId).catch(() => null),
-    };
-  }
-
-  /** The recommendations for `input`: those read ahead for the same request, or read now. */
-  private async recommended(viewer: Viewer, input: ContinueSessionRequest, options: ContinueOptions): Promise<Recommendation[]> {
-    const ahead = options.recommendedAhead;
-    if (input.assist && ahead?.sessionId === input.sessionId && ahead.purpose === recommendationPurpose(input.handoff)) {
-      const read = await ahead.recommended;
-      if (read) return read;
-    }
-    return recommendations(this.dataSource.manager, viewer, input, options.originId);
+    return readAhead(this.dataSource.manager, viewer, query, originId);
   }
 
   /** The result of an earlier call with this key, or IDEMPOTENCY_KEY_REUSED for a different request. */

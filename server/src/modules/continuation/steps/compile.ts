@@ -88,6 +88,42 @@ export async function recommendations(manager: EntityManager, viewer: Viewer, in
   return rankedSources(manager, viewer.accountId, origin, recommendationPurpose(input.handoff), PROJECTION_CANDIDATE_HITS, PROJECTION_CANDIDATE_HITS);
 }
 
+/** Assisted selection's recommendations, read before the request they are for was whole. */
+export interface RecommendationsAhead {
+  sessionId: string;
+  purpose: string;
+  /** Null when the read failed: the continuation reads them again. */
+  recommended: Promise<Recommendation[] | null>;
+}
+
+/**
+ * Starts reading the recommendations for a request still being written: {@link recommendedFor}
+ * uses them when the request asks for the same (`assist`, the same session, purpose and current
+ * request), as they are a suggestion read before the lock anyway.
+ */
+export function readAhead(manager: EntityManager, viewer: Viewer, query: RecommendationQuery, originId: string): RecommendationsAhead {
+  return {
+    sessionId: query.sessionId,
+    purpose: recommendationPurpose(query.handoff),
+    recommended: recommendations(manager, viewer, { ...query, assist: true }, originId).catch(() => null),
+  };
+}
+
+/** The recommendations for `input`: those read ahead for the same request, or read now. */
+export async function recommendedFor(
+  manager: EntityManager,
+  viewer: Viewer,
+  input: ContinueSessionRequest,
+  originId?: string,
+  ahead?: RecommendationsAhead,
+): Promise<Recommendation[]> {
+  if (input.assist && ahead?.sessionId === input.sessionId && ahead.purpose === recommendationPurpose(input.handoff)) {
+    const read = await ahead.recommended;
+    if (read) return read;
+  }
+  return recommendations(manager, viewer, input, originId);
+}
+
 /** What the initiating message links, in its order: named in the successor's context and manifest. */
 export async function initiatingAttachments(manager: EntityManager, viewer: Viewer, initiating: EventEntity): Promise<AttachmentReference[]> {
   const found = await findAttachments(manager, viewer.accountId, initiating.attachmentCids);

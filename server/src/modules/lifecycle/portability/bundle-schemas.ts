@@ -125,11 +125,16 @@ const schemas: Record<string, object> = {
 const ajv = new Ajv({ strict: false });
 // Timestamps exactly as `Date.prototype.toISOString` writes them, which the hashes cover.
 ajv.addFormat('date-time-iso', { type: 'string', validate: (value: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value) && !Number.isNaN(Date.parse(value)) });
-const validators = new Map<string, ValidateFunction>(Object.entries(schemas).map(([file, schema]) => [file, ajv.compile(schema)]));
+/** Compiled on first use: compiling them all is a fifth of a second that a server never importing a bundle need not spend at start. */
+const validators = new Map<string, ValidateFunction>();
 
 /** Why a record of `file` does not have its shape; null when it does. */
 export function recordProblem(file: string, value: unknown): string | null {
-  const validate = validators.get(file)!;
+  let validate = validators.get(file);
+  if (!validate) {
+    validate = ajv.compile(schemas[file]);
+    validators.set(file, validate);
+  }
   if (validate(value)) return null;
   const [error] = validate.errors ?? [];
   return `${error?.instancePath || 'the record'} ${error?.message ?? 'is malformed'}`;
