@@ -12,7 +12,6 @@ export function agentOnStandIn(model: ModelStandIn, windowTokens: number, contin
     openai: { baseURL: model.baseURL, apiKey: 'sk-test', model: 'gpt-4o', timeoutMs: 20_000 },
     windowTokens,
     continuationThreshold,
-    pollMs: 50,
   };
 }
 
