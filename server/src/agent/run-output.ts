@@ -16,7 +16,9 @@ export const DEFAULT_OUTPUT_BATCHING: OutputBatching = { batchMs: 40, maxBatchCh
  * `write` (which stores it, then publishes it) in order, one at a time, with its offset in the
  * answer. While a write is under way, what is produced meanwhile waits and then goes in one
  * write, whatever its size: when the database is slow, subscribers get fewer, larger batches
- * instead of a queue of round trips that each delays the next.
+ * instead of a queue of round trips that each delays the next. A batch never goes before it is
+ * due, though: a quick write does not cut the next batch short, which would only send more,
+ * smaller batches to every subscriber.
  */
 export class RunOutputStream {
   private produced = '';
@@ -24,6 +26,8 @@ export class RunOutputStream {
   private timer: NodeJS.Timeout | null = null;
   /** The write under way, if any. */
   private writing: Promise<void> | null = null;
+  /** A batch came due (its time passed, or it reached its size) during the write under way: it goes as that write ends. */
+  private due = false;
   private finishing = false;
 
   constructor(
@@ -54,7 +58,12 @@ export class RunOutputStream {
   private flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.writing || this.sent === this.produced.length) return;
+    if (this.writing) {
+      this.due = true;
+      return;
+    }
+    this.due = false;
+    if (this.sent === this.produced.length) return;
     let end = this.produced.length;
     // A batch never ends between the two halves of a surrogate pair, but the answer may.
     if (!this.finishing && isHighSurrogate(this.produced.charCodeAt(end - 1))) end -= 1;
@@ -67,7 +76,8 @@ export class RunOutputStream {
       .catch((error) => logger.error({ err: error }, "Passing on a run's output failed"))
       .finally(() => {
         this.writing = null;
-        this.flush();
+        // A batch not yet due keeps gathering until its timer: a quick write does not cut it short.
+        if (this.due || this.finishing) this.flush();
       });
   }
 }

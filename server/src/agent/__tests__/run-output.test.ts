@@ -38,6 +38,28 @@ describe("a run's output stream", () => {
     expect(store.writes.map(({ text }) => text).join('')).toBe('hello world, and more still');
   });
 
+  it('waits for a batch to be due after a quick write, instead of sending what it holds at once', async () => {
+    jest.useFakeTimers();
+    try {
+      const store = heldStore();
+      const stream = new RunOutputStream(store.write, { batchMs: 40, maxBatchChars: 1_000 });
+      stream.append('one');
+      jest.advanceTimersByTime(40);
+      stream.append(' two');
+      await store.releaseNext();
+      expect(store.writes).toEqual([{ offset: 0, text: 'one' }]);
+
+      stream.append(' three');
+      jest.advanceTimersByTime(39);
+      expect(store.writes).toHaveLength(1);
+      jest.advanceTimersByTime(1);
+      expect(store.writes[1]).toEqual({ offset: 3, text: ' two three' });
+      await store.releaseNext();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('keeps the halves of a surrogate pair in one batch', async () => {
     const store = heldStore();
     const stream = new RunOutputStream(store.write, { batchMs: 60_000, maxBatchChars: 3 });
