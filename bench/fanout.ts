@@ -1,19 +1,19 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, IncomingMessage, ServerResponse } from 'node:http';
-import { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client as WsGraphQLClient, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { FanoutModel, startFanoutModel } from './fanout-model';
 import { GraphQLClient } from './graphql';
 import { log, runOnNewDatabase } from './harness';
+import { monotonicNow } from './model-process';
 import { fixed, ratioCell, spread, table } from './stats';
 
 /**
  * One streamed answer watched by 1, 100 and 1,000 WebSocket subscribers: the server, in a process
- * of its own, streams a 2,000-token answer from a model speaking OpenAI's SSE format (in this
- * process) to `runOutput` subscribers (real graphql-ws clients, here). Latency runs from the
+ * of its own, streams a 2,000-token answer from a model speaking OpenAI's SSE format (in a
+ * process of its own, bench/fanout-model.ts) to `runOutput` subscribers (real graphql-ws clients, here). Latency runs from the
  * model sending a token to a subscriber holding it. Beside it, the raw limit: a bare `ws` server
  * in a process of its own reading the same stream and broadcasting it, batched as the server
  * batches (every 40 ms, or 1,000 characters), to as many plain sockets.
@@ -29,56 +29,21 @@ const P50_TARGET = 2;
 const IDLE_TARGET_KB = 50;
 const ROUNDS = Number(process.env.FANOUT_ROUNDS ?? 3);
 
-const now = () => performance.timeOrigin + performance.now();
+/** The machine's monotonic clock, which the model's process reads alike. */
+const now = monotonicNow;
 
-/** The model: each request streams TOKENS words `w<i>` once `release` is called, remembering when each left. */
-function startModel() {
-  const sentAt: number[] = [];
-  let release: () => void = () => undefined;
-  let started = new Promise<void>((resolve) => (release = resolve));
-  const server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
-    for await (const _ of request);
-    if (!request.url?.endsWith('/chat/completions')) {
-      response.writeHead(404).end();
-      return;
-    }
-    await started;
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    const chunk = (delta: object, finish: string | null = null) =>
-      `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    response.write(chunk({ role: 'assistant', content: '' }));
-    for (let index = 0; index < TOKENS; index++) {
-      sentAt[index] = now();
-      response.write(chunk({ content: `w${index} ` }));
-      await new Promise((resolve) => setTimeout(resolve, TOKEN_PAUSE_MS));
-    }
-    response.write(chunk({}, 'stop'));
-    response.end('data: [DONE]\n\n');
-  });
-  return new Promise<{ url: string; sentAt: number[]; go(): void; reset(): void; close(): void }>((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-        sentAt,
-        go: () => release(),
-        reset: () => {
-          sentAt.length = 0;
-          started = new Promise<void>((resolve) => (release = resolve));
-        },
-        close: () => server.close(),
-      }),
-    ),
-  );
-}
-
-/** Latencies of every token each subscriber received, from the text it was given. */
-function latencyRecorder(sentAt: number[]) {
-  const latencies: number[] = [];
+/** When each subscriber received which token, from the text it was given; latencies once the model says when each left. */
+function latencyRecorder() {
+  const tokens: number[] = [];
+  const receivedAt: number[] = [];
   return {
-    latencies,
     received(text: string, at: number) {
-      for (const match of text.matchAll(/w(\d+) /g)) latencies.push(at - sentAt[Number(match[1])]);
+      for (const match of text.matchAll(/w(\d+) /g)) {
+        tokens.push(Number(match[1]));
+        receivedAt.push(at);
+      }
     },
+    latencies: (sentAt: number[]) => receivedAt.map((at, index) => at - sentAt[tokens[index]]),
   };
 }
 
@@ -149,14 +114,14 @@ function subscriberClient(url: string, apiKey: string, connected: () => void): W
   });
 }
 
-async function serverRound(url: string, apiKey: string, model: Awaited<ReturnType<typeof startModel>>, subscribers: number) {
+async function serverRound(url: string, apiKey: string, model: FanoutModel, subscribers: number) {
   const http = new GraphQLClient(url, apiKey);
   const { createSession } = await http.data<{ createSession: { id: string } }>('mutation { createSession(input: { title: "Fan-out" }) { id } }');
   const { postMessage } = await http.data<{ postMessage: { run: { id: string } } }>(
     'mutation ($s: ID!) { postMessage(input: { sessionId: $s, text: "Write a long answer." }) { ... on PostMessageSuccess { run { id } } } }',
     { s: createSession.id },
   );
-  const recorder = latencyRecorder(model.sentAt);
+  const recorder = latencyRecorder();
   const failures: string[] = [];
   const clients: WsGraphQLClient[] = [];
   let completed = 0;
@@ -192,13 +157,13 @@ async function serverRound(url: string, apiKey: string, model: Awaited<ReturnTyp
   await allDone;
   await Promise.all(clients.map((client) => client.dispose()));
   http.close();
-  model.reset();
+  const sentAt = await model.reset();
   if (failures.length) log(`  ${failures.length} subscriber error(s), the first: ${failures[0]}`);
-  return recorder.latencies;
+  return recorder.latencies(sentAt);
 }
 
-async function rawRound(port: number, model: Awaited<ReturnType<typeof startModel>>, subscribers: number) {
-  const recorder = latencyRecorder(model.sentAt);
+async function rawRound(port: number, model: FanoutModel, subscribers: number) {
+  const recorder = latencyRecorder();
   const sockets = await Promise.all(
     Array.from({ length: subscribers }, () => new Promise<WebSocket>((resolve) => {
       const socket = new WebSocket(`ws://127.0.0.1:${port}`);
@@ -221,12 +186,11 @@ async function rawRound(port: number, model: Awaited<ReturnType<typeof startMode
   model.go();
   await done;
   sockets.forEach((socket) => socket.close());
-  model.reset();
-  return recorder.latencies;
+  return recorder.latencies(await model.reset());
 }
 
 runOnNewDatabase(async (databaseUrl) => {
-  const model = await startModel();
+  const model = await startFanoutModel(TOKENS, TOKEN_PAUSE_MS);
   const apiKey = `sck_fanout_${randomBytes(16).toString('hex')}`;
   const server = await spawnAndWait(
     // FANOUT_SERVER_FLAGS: node flags for the server's process, e.g. --cpu-prof to see where its time goes.
