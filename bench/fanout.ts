@@ -189,6 +189,34 @@ async function rawRound(port: number, model: FanoutModel, subscribers: number) {
   return recorder.latencies(await model.reset());
 }
 
+/**
+ * Memory per idle subscriber: the server's resident memory (KB) with none, 1,000 and 2,000
+ * subscriptions waiting. The first thousand also pay for what a server does once (code first run,
+ * the heap's first growth); the second thousand's share is the cost of one more subscriber.
+ */
+async function idleSubscriberMemory(url: string, apiKey: string, pid: number) {
+  const http = new GraphQLClient(url, apiKey);
+  const { createSession } = await http.data<{ createSession: { id: string } }>('mutation { createSession(input: { title: "Idle" }) { id } }');
+  http.close();
+  const idle: WsGraphQLClient[] = [];
+  let connected = 0;
+  const idleThousand = async () => {
+    for (let index = 0; index < 1_000; index++) {
+      const client = subscriberClient(url, apiKey, () => (connected += 1));
+      client.subscribe({ query: 'subscription ($s: ID!) { sessionEvents(sessionId: $s) { seq } }', variables: { s: createSession.id } }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+      idle.push(client);
+    }
+    await waitUntil(() => connected === idle.length, `${idle.length} idle subscribers to connect`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    return rssKb(pid);
+  };
+  const none = rssKb(pid);
+  const first = await idleThousand();
+  const second = await idleThousand();
+  await Promise.all(idle.map((client) => client.dispose()));
+  return { none, first, second, perIdleKb: (second - first) / 1_000 };
+}
+
 runOnNewDatabase(async (databaseUrl) => {
   const model = await startFanoutModel(TOKENS, TOKEN_PAUSE_MS);
   const apiKey = `sck_fanout_${randomBytes(16).toString('hex')}`;
@@ -221,30 +249,7 @@ runOnNewDatabase(async (databaseUrl) => {
   // Also when this process ends otherwise than through `finally`: no server is left behind.
   process.once('exit', () => [server.child, raw.child].forEach((child) => child.kill('SIGTERM')));
   try {
-    // Memory per idle subscriber: the server's resident memory with none, 1,000 and 2,000
-    // subscriptions waiting. The first thousand also pay for what a server does once (code first
-    // run, the heap's first growth); the second thousand's share is the cost of one more subscriber.
-    const http = new GraphQLClient(url, apiKey);
-    const { createSession } = await http.data<{ createSession: { id: string } }>('mutation { createSession(input: { title: "Idle" }) { id } }');
-    http.close();
-    const idle: WsGraphQLClient[] = [];
-    let connected = 0;
-    const idleThousand = async () => {
-      for (let index = 0; index < 1_000; index++) {
-        const client = subscriberClient(url, apiKey, () => (connected += 1));
-        client.subscribe({ query: 'subscription ($s: ID!) { sessionEvents(sessionId: $s) { seq } }', variables: { s: createSession.id } }, { next: () => undefined, error: () => undefined, complete: () => undefined });
-        idle.push(client);
-      }
-      await waitUntil(() => connected === idle.length, `${idle.length} idle subscribers to connect`);
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      return rssKb(server.child.pid!);
-    };
-    const idleNone = rssKb(server.child.pid!);
-    const idleFirst = await idleThousand();
-    const idleSecond = await idleThousand();
-    await Promise.all(idle.map((client) => client.dispose()));
-    const perIdleKb = (idleSecond - idleFirst) / 1_000;
-
+    const memory = await idleSubscriberMemory(url, apiKey, server.child.pid!);
     const rows: { round: number; subscribers: number; server: Latencies; raw: Latencies }[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       for (const subscribers of SUBSCRIBERS) {
@@ -280,8 +285,8 @@ runOnNewDatabase(async (databaseUrl) => {
     console.log(
       `\nat 1,000 subscribers, server / raw (min / median / max over ${ROUNDS} rounds): p50 ${ratioCell(p50)}, p99 ${ratioCell(p99)}; ` +
         `target p50 <= ${P50_TARGET} and p99 <= ${P99_TARGET} in every round: ${p50.max <= P50_TARGET && p99.max <= P99_TARGET ? 'met' : 'NOT MET'}` +
-        `\nserver memory per idle subscriber: ${fixed(perIdleKb)} KB, the second thousand's share (resident ${fixed(idleNone / 1024)} MB with none, ${fixed(idleFirst / 1024)} MB with 1,000, ${fixed(idleSecond / 1024)} MB with 2,000); ` +
-        `target <= ${IDLE_TARGET_KB} KB: ${perIdleKb <= IDLE_TARGET_KB ? 'met' : 'NOT MET'}`,
+        `\nserver memory per idle subscriber: ${fixed(memory.perIdleKb)} KB, the second thousand's share (resident ${fixed(memory.none / 1024)} MB with none, ${fixed(memory.first / 1024)} MB with 1,000, ${fixed(memory.second / 1024)} MB with 2,000); ` +
+        `target <= ${IDLE_TARGET_KB} KB: ${memory.perIdleKb <= IDLE_TARGET_KB ? 'met' : 'NOT MET'}`,
     );
     if (firstErrors.has(server.child)) console.log(`\nthe server logged errors; the first: ${firstErrors.get(server.child)}`);
   } finally {
