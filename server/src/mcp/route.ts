@@ -49,7 +49,7 @@ export function mcpRoute({ services, schema, authenticate, reaches, corsOrigins,
     const viewer = await authenticate(req.headers.authorization);
     if (!viewer) return sendRpcError(res, 401, 'Unauthenticated: send Authorization: Bearer <api key>.', { 'www-authenticate': 'Bearer' });
     // Required on the first request rather than imported: the SDK and its schemas are a tenth of
-    // the modules a server loads, and most servers are never asked for MCP.
+    // the modules a server loads, which a server never asked for MCP need not load at all.
     answer ??= (require('./protocol') as typeof import('./protocol')).answerMcpRequest;
     await answer(viewer, tools, wrote, req, res);
   };
