@@ -69,7 +69,12 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
     ...poolerSettings(),
     ...overrides,
   };
-  let app = await startApp(config);
+  // A server that fails to start, or to stop, still leaves no data folder behind: they are tens of
+  // megabytes each, in memory where the run keeps its scratch files.
+  let app = await startApp(config).catch(async (error: unknown) => {
+    await drop();
+    throw error;
+  });
   const admin = new GraphQLTestClient(app.url, app.bootstrapKey.apiKey);
   return {
     get app() {
@@ -90,8 +95,11 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
       app = await startApp({ ...config, port: Number(new URL(app.url).port) });
     },
     async close() {
-      await app.close();
-      await drop();
+      try {
+        await app.close();
+      } finally {
+        await drop();
+      }
     },
   };
 }
