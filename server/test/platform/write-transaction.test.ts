@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { QueryFailedError } from 'typeorm';
 import { Database, openDatabase } from '../../src/platform/db/database';
 import { inWriteTransaction } from '../../src/platform/db/write-transaction';
-import { testServerDatabase } from '../setup/test-database';
+import { ServerDatabase, testServerDatabase } from '../setup/test-database';
 import { entities } from '../../src/modules/entities';
 
 describe('write transactions', () => {
   let database: Database;
+  /** The database's data folder, removed when the file is done. */
+  let serverDatabase: ServerDatabase;
   const table = `write_probe_${randomBytes(4).toString('hex')}`;
   const insert = () => `INSERT INTO ${table} (label, n) VALUES ($1, $2::int / $3::int) RETURNING label`;
   /** A statement of its own, first sent (and so first prepared) in a batch that fails. */
@@ -18,12 +20,14 @@ describe('write transactions', () => {
   beforeAll(async () => {
     // Two connections, used one at a time: the pool hands back the one released last, so a
     // statement that failed on a connection is sent again on that same connection.
-    database = await openDatabase({ ...(await testServerDatabase()), poolSize: 2, entities });
+    serverDatabase = await testServerDatabase();
+    database = await openDatabase({ ...serverDatabase, poolSize: 2, entities });
     await database.dataSource.query(`CREATE TABLE ${table} (label text PRIMARY KEY, n int NOT NULL)`);
   });
   afterAll(async () => {
     await database.dataSource.query(`DROP TABLE ${table}`);
     await database.close();
+    await serverDatabase.drop();
   });
   beforeEach(() => database.dataSource.query(`DELETE FROM ${table}`));
 
