@@ -6,7 +6,6 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/e2e'],
   testMatch: ['**/*.e2e.test.ts'],
-  globalSetup: '<rootDir>/e2e/global-setup.ts',
   // Starting the server (a fresh embedded database) and a browser takes seconds, not milliseconds.
   testTimeout: 120_000,
   transform: {
