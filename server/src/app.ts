@@ -24,6 +24,7 @@ import type { S3AttachmentStorage } from './modules/attachments/storage/s3-stora
 import { DEFAULT_APPROVAL_SETTINGS, ProposalService } from './modules/continuation/proposals.service';
 import { RecommendationService } from './modules/continuation/assisted/recommendations.service';
 import { ContinuationService } from './modules/continuation/continuations.service';
+import { continuationLockStatements } from './modules/continuation/continuation.repository';
 import { LineageService } from './modules/continuation/lineage/lineage.service';
 import { currentContinuation } from './modules/continuation/lineage/lineage.repository';
 import { WritableSessions } from './modules/conversation/writable-sessions.service';
@@ -85,7 +86,7 @@ export interface RunningApp {
  */
 export async function startApp(config: AppConfig): Promise<RunningApp> {
   useLogger(createLogger({ level: config.logLevel ?? 'info', pretty: config.development, destination: config.logDestination }));
-  const database = await openDatabase({ ...config, entities });
+  const database = await openDatabase({ ...config, entities, preparedForWrites: continuationLockStatements });
   let crossProcess: PostgresEventTarget | RedisEventTarget | null = null;
   let s3Storage: S3AttachmentStorage | null = null;
   let history: { reads: HistoryReads; close(): Promise<void> } | null = null;

@@ -117,15 +117,7 @@ export async function lockWithSnapshot(
   const manager = transaction.manager;
   const reads = prefetch.reads.length ? [eventRangesStatement(manager, prefetch.reads)] : [];
   const [[row], events, ...rest] = await transaction.begin(
-    {
-      text: `WITH locked AS (
-               SELECT ${columnList(manager, SessionEntity)}, xmin FROM sessions WHERE id = $2 AND account_id = $1 FOR UPDATE
-             )
-             SELECT (SELECT row_to_json(locked) FROM locked) AS predecessor,
-                    (SELECT seen.xmin <> locked.xmin FROM locked JOIN sessions seen ON seen.id = locked.id) AS changed_while_waiting,
-                    ${snapshotColumns(manager)}`,
-      values: snapshotParameters(query),
-    },
+    { text: lockText(manager), values: snapshotParameters(query) },
     prefetchStatement(manager, query, prefetch),
     ...reads,
     ...(also ? [also] : []),
@@ -140,6 +132,21 @@ export async function lockWithSnapshot(
     prefetched,
     alsoReturned,
   };
+}
+
+const lockText = (manager: EntityManager) => `WITH locked AS (
+    SELECT ${columnList(manager, SessionEntity)}, xmin FROM sessions WHERE id = $2 AND account_id = $1 FOR UPDATE
+  )
+  SELECT (SELECT row_to_json(locked) FROM locked) AS predecessor,
+         (SELECT seen.xmin <> locked.xmin FROM locked JOIN sessions seen ON seen.id = locked.id) AS changed_while_waiting,
+         ${snapshotColumns(manager)}`;
+
+/**
+ * The statements of a continuation's first round trip (the lock with its snapshot, the prefetch,
+ * the reads of recommended ranges): worth preparing on a connection before its first continuation.
+ */
+export function continuationLockStatements(manager: EntityManager): string[] {
+  return [lockText(manager), prefetchText(manager), eventRangesText(manager)];
 }
 
 /**
@@ -189,7 +196,21 @@ const READ_STARTS = `
 
 function prefetchStatement(manager: EntityManager, query: SnapshotQuery, prefetch: EventPrefetch): Sql {
   return {
-    text: `WITH RECURSIVE anchor AS (
+    text: prefetchText(manager),
+    values: [
+      query.accountId,
+      query.sessionId,
+      prefetch.branching,
+      prefetch.initiatingEventId,
+      prefetch.citedRanges.map((range) => range.fromEventId),
+      prefetch.citedRanges.map((range) => range.toEventId),
+      prefetch.tokenBudget,
+      prefetch.recentEvents,
+    ],
+  };
+}
+
+const prefetchText = (manager: EntityManager) => `WITH RECURSIVE anchor AS (
              SELECT CASE
                WHEN $3::boolean THEN (SELECT event_count + 1 FROM sessions WHERE id = $2 AND account_id = $1)
                WHEN $4::uuid IS NOT NULL THEN (SELECT seq FROM events WHERE id = $4 AND session_id = $2)
@@ -215,19 +236,7 @@ function prefetchStatement(manager: EntityManager, query: SnapshotQuery, prefetc
              WHERE events.session_id = reads.session_id AND events.seq BETWEEN reads.from_seq AND reads.to_seq AND events.account_id = $1
              OFFSET 0
            ) event
-           ORDER BY event.session_id, event.seq`,
-    values: [
-      query.accountId,
-      query.sessionId,
-      prefetch.branching,
-      prefetch.initiatingEventId,
-      prefetch.citedRanges.map((range) => range.fromEventId),
-      prefetch.citedRanges.map((range) => range.toEventId),
-      prefetch.tokenBudget,
-      prefetch.recentEvents,
-    ],
-  };
-}
+           ORDER BY event.session_id, event.seq`;
 
 /** Names the statement that reads what the prefetch did not hold, for tests that count its uses. */
 export const EVENT_READS = 'wanted (session_id, from_seq, to_seq, within_tokens)';
@@ -241,15 +250,7 @@ export async function readEventRanges(manager: EntityManager, reads: EventRangeR
 
 function eventRangesStatement(manager: EntityManager, reads: EventRangeRead[]): Sql {
   return {
-    text: `WITH RECURSIVE wanted AS (
-       SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[]) AS ${EVENT_READS}
-     ),
-     ${READ_STARTS}
-     SELECT DISTINCT ON (event.session_id, event.seq) ${columnList(manager, EventEntity, 'event')}
-     FROM reads CROSS JOIN LATERAL (
-       SELECT * FROM events WHERE events.session_id = reads.session_id AND events.seq BETWEEN reads.from_seq AND reads.to_seq OFFSET 0
-     ) event
-     ORDER BY event.session_id, event.seq`,
+    text: eventRangesText(manager),
     values: [
       reads.map((read) => read.sessionId),
       reads.map((read) => read.fromSeq),
@@ -258,3 +259,13 @@ function eventRangesStatement(manager: EntityManager, reads: EventRangeRead[]): 
     ],
   };
 }
+
+const eventRangesText = (manager: EntityManager) => `WITH RECURSIVE wanted AS (
+       SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[]) AS ${EVENT_READS}
+     ),
+     ${READ_STARTS}
+     SELECT DISTINCT ON (event.session_id, event.seq) ${columnList(manager, EventEntity, 'event')}
+     FROM reads CROSS JOIN LATERAL (
+       SELECT * FROM events WHERE events.session_id = reads.session_id AND events.seq BETWEEN reads.from_seq AND reads.to_seq OFFSET 0
+     ) event
+     ORDER BY event.session_id, event.seq`;

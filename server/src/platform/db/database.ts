@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { DataSource, EntitySchema, Logger } from 'typeorm';
+import { DataSource, EntityManager, EntitySchema, Logger } from 'typeorm';
 import { migrations } from './migrations';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import { keepPreparedStatements } from './prepared';
 import { DatabasePoolMode, detectPoolMode } from './pool-mode';
+import { prepareForWrites } from './write-transaction';
 
 export interface DatabaseOptions {
   /** A `postgres://` URL; when absent, the embedded database in `dataDir` is used. */
@@ -15,6 +16,8 @@ export interface DatabaseOptions {
   entities: (Function | EntitySchema)[];
   /** How `databaseUrl` reaches PostgreSQL; found out at start when absent. */
   databasePoolMode?: DatabasePoolMode;
+  /** Statements each connection prepares before its first use, for write transactions (see {@link prepareForWrites}). */
+  preparedForWrites?: (manager: EntityManager) => string[];
 }
 
 export interface Database {
@@ -99,7 +102,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     logger: queryCounter,
     // PostgreSQL's default plan cache mode: a statement sent once is planned for its values, and a
     // kept one (`preparedQuery`) settles on a generic plan after five calls, which it may then keep
-    // for the life of the connection, whatever the tables grow to. Kept statements are therefore
+    // for the life of the connection, whatever the tables grow to; in write transactions, kept
+    // statements run on their generic plans from the first call. Kept statements are therefore
     // written so that their generic plans use the indexes even on empty tables (test/query-plans).
     extra: { connectionTimeoutMillis: 10_000 },
   });
@@ -133,6 +137,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 
   if (!embedded) keepPreparedStatements(dataSource, poolMode);
+  if (options.preparedForWrites) prepareForWrites(dataSource, options.preparedForWrites(dataSource.manager));
   return { dataSource, embedded: embedded !== null, poolMode, close: closeAll, queryCount: () => queryCounter.queries };
 }
 

@@ -242,3 +242,40 @@ export async function inWriteTransaction<T>(dataSource: DataSource, work: (trans
     await (runner as unknown as { releasePostgresConnection(error?: Error): Promise<void> }).releasePostgresConnection(broken);
   }
 }
+
+/**
+ * Has every connection of `dataSource`'s pool hold `texts` as write transactions keep them, their
+ * generic plans made, before its first use: a statement each pooled connection runs rarely (a
+ * continuation's lock) would otherwise be parsed and planned in its write's round trip, most
+ * times it runs. Only where write transactions keep their statements.
+ */
+export function prepareForWrites(dataSource: DataSource, texts: string[]): void {
+  if (!keepsPreparedStatements(dataSource)) return;
+  const pool = (dataSource.driver as unknown as { master: { on(event: 'acquire', listener: (client: PoolClient) => void): void } }).master;
+  const visited = new WeakSet<Connection>();
+  // Sent before the first query of whoever acquired the connection, in the same queue.
+  pool.on('acquire', (client) => {
+    const connection = (client as unknown as { connection: Connection }).connection;
+    if (visited.has(connection)) return;
+    visited.add(connection);
+    const held = heldBy(connection);
+    const named = texts.map((text) => ({ text, name: pipelinedName(text) })).filter(({ name }) => !held.has(name));
+    if (named.length === 0) return;
+    const script = [
+      'SET plan_cache_mode = force_generic_plan',
+      ...named.flatMap(({ text, name }) => [`PREPARE ${name} AS ${text}`, `EXPLAIN EXECUTE ${name}(${parameterNulls(text)})`]),
+      'RESET plan_cache_mode',
+    ].join(';\n');
+    client.query(script).then(
+      () => named.forEach(({ name }) => held.set(name, 'parsed')),
+      // Some may be prepared: a batch closes each before it parses it again.
+      () => named.forEach(({ name }) => held.set(name, 'unknown')),
+    );
+  });
+}
+
+/** `NULL` for each of a statement's parameters, to plan it generically without values. */
+function parameterNulls(text: string): string {
+  const count = Math.max(0, ...[...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
+  return Array.from({ length: count }, () => 'NULL').join(', ');
+}
