@@ -7,7 +7,7 @@ import { RunStatus } from '../modules/conversation/runs';
 import { ConversationNotifier } from '../modules/conversation/notifications';
 import { LeaseLost, RunCancelled } from './turn/run-writes';
 import type { TurnRunner } from './turn/turn-runner';
-import type { KnownTurn, NextTurn } from './turn/turn-context';
+import type { NextTurn } from './turn/turn-context';
 import { logger } from '../platform/observability/logger';
 
 /** How often a running run's lease is renewed at most, which is also how soon a cancellation elsewhere is seen. */
@@ -119,9 +119,10 @@ export class AgentWorker {
     let next: NextTurn | null = null;
     let run: RunEntity | null = claimed;
     while (run) {
-      next = await this.executeOne(run, next?.known);
+      next = await this.executeOne(run, next ?? undefined);
       run = next?.run ?? null;
       if (run && this.stopping) {
+        next!.headStart?.cancel();
         const lease = { runId: run.id, owner: this.id, attempt: run.attempt };
         const released = await this.dataSource.transaction((manager) => releaseRun(manager, lease)).catch(() => null);
         if (released) this.notifier.runsChanged([released]);
@@ -130,7 +131,7 @@ export class AgentWorker {
     }
   }
 
-  private async executeOne(run: RunEntity, known: KnownTurn | undefined): Promise<NextTurn | null> {
+  private async executeOne(run: RunEntity, begun: Pick<NextTurn, 'known' | 'headStart'> | undefined): Promise<NextTurn | null> {
     const lease: Lease = { runId: run.id, owner: this.id, attempt: run.attempt };
     const abort = new AbortController();
     this.inFlight.set(run.id, { lease, abort });
@@ -144,7 +145,7 @@ export class AgentWorker {
         .catch(() => undefined);
     }, Math.max(50, Math.min(CANCELLATION_CHECK_MS, Math.floor(this.settings.leaseMs / 3))));
     try {
-      return await this.runner.execute(run, lease, abort.signal, { known, leaseMs: this.settings.leaseMs });
+      return await this.runner.execute(run, lease, abort.signal, { known: begun?.known, headStart: begun?.headStart, leaseMs: this.settings.leaseMs });
     } catch (error) {
       const leaseLost = error instanceof LeaseLost || abort.signal.reason instanceof LeaseLost;
       if (!leaseLost) await this.afterFailure(run, lease, error);

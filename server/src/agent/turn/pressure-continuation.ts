@@ -14,6 +14,7 @@ import { ErrorCode, Outcome } from '../../shared/errors';
 import { logger } from '../../platform/observability/logger';
 import { ModelContextExceeded, ModelMessage, ModelProvider, ModelProviderError, ModelToolDefinition } from '../agent';
 import type { RunWrites } from './run-writes';
+import type { HeadStart } from './head-start';
 import { StreamedStrings } from './streamed-strings';
 import { parseArguments } from './tool-calls';
 import type { NextTurn, TurnStart } from './turn-context';
@@ -36,6 +37,19 @@ const RATE_LIMIT_PAUSE_MS = 60_000;
 export interface PressureOutcome {
   outcome: 'CONTINUED' | 'PROPOSED' | 'ANSWER_HERE';
   next: NextTurn | null;
+}
+
+/** A turn continuing at the threshold: what each of its writes needs. */
+interface Attempt {
+  lease: Lease;
+  run: RunEntity;
+  start: TurnStart;
+  /** Given, the successor's run is leased to this worker, which starts it next. */
+  leaseMs: number | null;
+  recommendedAhead?: RecommendationsAhead;
+  /** Begins the successor's first model call while the continuation commits, when this worker starts the successor. */
+  startSuccessor: ((next: NextTurn) => HeadStart<TurnStart>) | null;
+  headStart: HeadStart<TurnStart> | null;
 }
 
 /**
@@ -84,11 +98,19 @@ export class PressureContinuation {
   /**
    * Continues (or proposes, in an ASK session); ANSWER_HERE when the session cannot continue now
    * (a rate or streak limit). With `leaseMs`, the successor's run is written leased to this
-   * lease's worker and returned, with what the write holds in memory, for it to start at once.
+   * lease's worker and returned, with what the write holds in memory, for it to start at once; with
+   * `startSuccessor` too, its first model call is already under way.
    */
-  async continueAtThreshold(lease: Lease, run: RunEntity, start: TurnStart, signal: AbortSignal, leaseMs: number | null = null): Promise<PressureOutcome> {
-    let recommendedAhead: RecommendationsAhead | undefined;
-    const write = (request: ContinueSessionRequest) => this.write(lease, run, start, request, leaseMs, recommendedAhead);
+  async continueAtThreshold(
+    lease: Lease,
+    run: RunEntity,
+    start: TurnStart,
+    signal: AbortSignal,
+    leaseMs: number | null = null,
+    startSuccessor: ((next: NextTurn) => HeadStart<TurnStart>) | null = null,
+  ): Promise<PressureOutcome> {
+    const continuing: Attempt = { lease, run, start, leaseMs, startSuccessor: leaseMs === null ? null : startSuccessor, headStart: null };
+    const write = (request: ContinueSessionRequest) => this.write(continuing, request);
     const key = `pressure:${run.id}`;
     const messages: ModelMessage[] = [...start.messages, { role: 'system', content: draftInstruction(start, this.threshold) }];
     for (let attempt = 1; attempt <= DRAFT_ATTEMPTS; attempt += 1) {
@@ -106,14 +128,14 @@ export class PressureContinuation {
           onArgumentsDelta: (call, delta) => {
             if (call.index !== 0 || call.name !== this.tool.name || handoff.complete || !handoff.push(delta)) return;
             const query = { sessionId: start.session.id, handoff: { purpose: handoff.value(PURPOSE_PATH)!, currentRequest: handoff.value(CURRENT_REQUEST_PATH)! } };
-            recommendedAhead = this.continuations.recommendationsAhead(start.viewer, query, start.session.originId);
+            continuing.recommendedAhead = this.continuations.recommendationsAhead(start.viewer, query, start.session.originId);
           },
         });
         const call = reply.toolCalls.find((candidate) => candidate.name === this.tool.name);
         const parsed = call ? this.request(run, start, key, call.arguments) : { ok: false as const, problems: ['No continue_session call was made.'] };
         if (parsed.ok) {
           const outcome = await write(parsed.request);
-          if (outcome.ok || !DRAFT_PROBLEMS.has(outcome.error.code)) return this.settled(lease, run, start, outcome, 'draft');
+          if (outcome.ok || !DRAFT_PROBLEMS.has(outcome.error.code)) return this.settled(continuing, outcome, 'draft');
           problems = `${outcome.error.code}: ${outcome.error.message}${outcome.error.details.map((detail) => ` ${detail.path.join('.')}: ${detail.message}`).join(';')}`;
         } else {
           problems = `INVALID_INPUT: ${parsed.problems.join('; ')}`;
@@ -127,7 +149,7 @@ export class PressureContinuation {
       }
       logger.warn({ sessionId: start.session.id, attempt, problems }, 'A handoff drafted at the context threshold was refused');
     }
-    return this.settled(lease, run, start, await write(runtimeHandoff(run, start, key, this.successorBudget(start))), 'runtime');
+    return this.settled(continuing, await write(runtimeHandoff(run, start, key, this.successorBudget(start))), 'runtime');
   }
 
   /** The draft as a request: the model's fields checked as the API checks them, the runtime's fields and reason laid over them. */
@@ -144,39 +166,42 @@ export class PressureContinuation {
    * Writes the continuation; when its budget is below what the projection needs at least (a long
    * message in a small window), once more with that least, if the successor's window still holds it.
    */
-  private async write(
-    lease: Lease,
-    run: RunEntity,
-    start: TurnStart,
-    request: ContinueSessionRequest,
-    leaseMs: number | null,
-    recommendedAhead: RecommendationsAhead | undefined,
-  ): Promise<Outcome<unknown>> {
-    const outcome = await this.writeOnce(lease, run, start, request, leaseMs, recommendedAhead);
+  private async write(attempt: Attempt, request: ContinueSessionRequest): Promise<Outcome<unknown>> {
+    const outcome = await this.writeOnce(attempt, request);
     const least = outcome.ok ? undefined : outcome.error.leastTokenBudget;
-    if (least === undefined || least <= (request.tokenBudget ?? 0) || least > this.largestBudget(start)) return outcome;
-    return this.writeOnce(lease, run, start, { ...request, tokenBudget: least }, leaseMs, recommendedAhead);
+    if (least === undefined || least <= (request.tokenBudget ?? 0) || least > this.largestBudget(attempt.start)) return outcome;
+    return this.writeOnce(attempt, { ...request, tokenBudget: least });
   }
 
-  private async writeOnce(
-    lease: Lease,
-    run: RunEntity,
-    start: TurnStart,
-    request: ContinueSessionRequest,
-    leaseMs: number | null,
-    recommendedAhead: RecommendationsAhead | undefined,
-  ): Promise<Outcome<unknown>> {
+  private async writeOnce(attempt: Attempt, request: ContinueSessionRequest): Promise<Outcome<unknown>> {
+    const { lease, run, start, leaseMs, startSuccessor } = attempt;
     if (start.session.continuationApproval === ContinuationApproval.ASK) {
       await this.writes.assertLease(lease);
       return this.proposals.propose(start.viewer, request, { runId: run.id, toolCallId: request.idempotencyKey, callEvent: null });
     }
     // The run is settled in the continuation's transaction, under its lease.
     const leaseTo = leaseMs === null ? undefined : { owner: lease.owner, leaseMs };
-    const options = { actor: Actor.SYSTEM, callerRunId: run.id, leaseTo, settles: lease, originId: start.session.originId, recommendedAhead };
-    return this.continuations.continueSession(start.viewer, request, options);
+    const beforeCommit = startSuccessor
+      ? (result: ContinuationResult) => {
+          const next = successorTurn(result, start, lease);
+          if (next) attempt.headStart = startSuccessor(next);
+        }
+      : undefined;
+    const options = { actor: Actor.SYSTEM, callerRunId: run.id, leaseTo, settles: lease, originId: start.session.originId, recommendedAhead: attempt.recommendedAhead, beforeCommit };
+    try {
+      return await this.continuations.continueSession(start.viewer, request, options);
+    } catch (error) {
+      attempt.headStart?.cancel(error);
+      attempt.headStart = null;
+      throw error;
+    }
   }
 
-  private async settled(lease: Lease, run: RunEntity, start: TurnStart, outcome: Outcome<unknown>, author: 'draft' | 'runtime'): Promise<PressureOutcome> {
+  private async settled(attempt: Attempt, outcome: Outcome<unknown>, author: 'draft' | 'runtime'): Promise<PressureOutcome> {
+    const { lease, run, start, headStart } = attempt;
+    const next = outcome.ok && start.session.continuationApproval !== ContinuationApproval.ASK ? successorTurn(outcome.value as ContinuationResult, start, lease) : null;
+    // A replay (the continuation was written by an earlier try) brings no call under way.
+    if (headStart && !next) headStart.cancel();
     if (!outcome.ok) {
       // Drafts asked while the rate stays exceeded would be thrown away.
       if (outcome.error.code === ErrorCode.RATE_LIMITED) this.rateLimitedUntil.set(run.accountId, Date.now() + RATE_LIMIT_PAUSE_MS);
@@ -189,7 +214,7 @@ export class PressureContinuation {
     }
     // A replay (the run retried after its continuation was written) settled nothing.
     if ((outcome.value as ContinuationResult).replayed) await this.writes.succeedElsewhere(lease);
-    return { outcome: 'CONTINUED', next: successorTurn(outcome.value as ContinuationResult, start, lease) };
+    return { outcome: 'CONTINUED', next: next && headStart ? { ...next, headStart } : next };
   }
 
   /** The largest projection budget whose successor's first request still fits the window, with room for its message's frame. */

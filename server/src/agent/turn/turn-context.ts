@@ -16,6 +16,7 @@ import type { PlanRevisionEntity } from '../../modules/plans/plan-revision.entit
 import type { Viewer } from '../../shared/viewer';
 import type { ModelAttachment, ModelMessage, ModelProvider, TurnFacts } from '../agent';
 import { agentInstructions, projectedMessages, transcriptMessages } from '../model-context';
+import type { HeadStart } from './head-start';
 import { relevantExcerpts } from './relevant-excerpts';
 import { OmittedRange, eventContextTokens, messageTokens, messagesTokens, omissionNote, outputReserve } from './context-budget';
 
@@ -53,6 +54,8 @@ export interface KnownTurn {
 export interface NextTurn {
   run: RunEntity;
   known: KnownTurn;
+  /** Its first model call, already under way. */
+  headStart?: HeadStart<TurnStart>;
 }
 
 export interface ContextSettings {

@@ -14,6 +14,7 @@ import { RunOutputStream } from '../run-output';
 import { RUNTIME_TOOLS, RecallTools } from '../tools';
 import { RunCancelled, RunWrites } from './run-writes';
 import { toolDefinitionTokens } from './context-budget';
+import { HeadStart } from './head-start';
 import { PressureContinuation, PressureOutcome } from './pressure-continuation';
 import { ContextSettings, KnownTurn, NextTurn, TurnContextLoader, TurnStart } from './turn-context';
 import { TurnTools } from './turn-tools';
@@ -26,8 +27,16 @@ export interface TurnSettings extends ContextSettings {
 export interface ExecuteOptions {
   /** What the worker already holds of the run's turn (a successor it wrote). */
   known?: KnownTurn;
+  /** The turn's first model call, begun while the continuation that wrote the run committed. */
+  headStart?: HeadStart<TurnStart>;
   /** The worker's lease length: given, a successor the turn writes at the threshold is leased to the same worker and returned to start next. */
   leaseMs?: number;
+}
+
+/** How a turn was begun: by a worker that may start a successor itself, with its first call under way. */
+interface BegunTurn {
+  leaseMs: number | null;
+  headStart: HeadStart<TurnStart> | null;
 }
 
 /** Executes claimed runs: a turn of the agent loop, or delegated work in a child session. */
@@ -93,15 +102,30 @@ export class TurnRunner {
     const output = new RunOutputStream(async (offset, text) => {
       if (await appendRunOutput(this.dataSource.manager, lease, text)) this.notifier.runOutputAppended({ runId: run.id, offset, text });
     });
-    const start = await this.context.turnStart(run, this.windowTokens, options.known ?? null);
+    const { headStart = null } = options;
     try {
-      return await this.steps(run, lease, start, output, signal, options.leaseMs ?? null);
-    } catch (error) {
-      const produced = await output.finish();
-      if (!(signal.reason instanceof RunCancelled)) throw error;
-      await this.writes.answer(lease, run, start.session.id, produced);
-      return null;
+      const start = headStart ? await headStart.start() : await this.context.turnStart(run, this.windowTokens, options.known ?? null);
+      try {
+        return await this.steps(run, lease, start, output, signal, { leaseMs: options.leaseMs ?? null, headStart });
+      } catch (error) {
+        const produced = await output.finish();
+        if (!(signal.reason instanceof RunCancelled)) throw error;
+        await this.writes.answer(lease, run, start.session.id, produced);
+        return null;
+      }
+    } finally {
+      // Taken over and ended by now, or never reached: either way it is not to go on.
+      headStart?.cancel();
     }
+  }
+
+  /** Begins a successor's turn and its first model call, for a continuation about to commit. */
+  private headStart(next: NextTurn): HeadStart<TurnStart> {
+    return new HeadStart(async (signal, onTextDelta) => {
+      const start = await this.context.turnStart(next.run, this.windowTokens, next.known);
+      const request = { messages: start.messages, tools: this.conversationTools, facts: start.facts, signal, onTextDelta, maxOutputTokens: start.reserveTokens };
+      return { start, reply: this.provider.complete(request) };
+    });
   }
 
   /**
@@ -109,7 +133,9 @@ export class TurnRunner {
    * out. A turn that starts past the threshold continues first when the model would not; a request
    * refused for the context length is fitted again to the length the provider stated and retried once.
    */
-  private async steps(run: RunEntity, lease: Lease, initial: TurnStart, output: RunOutputStream, signal: AbortSignal, leaseMs: number | null): Promise<NextTurn | null> {
+  private async steps(run: RunEntity, lease: Lease, initial: TurnStart, output: RunOutputStream, signal: AbortSignal, begun: BegunTurn): Promise<NextTurn | null> {
+    const { leaseMs } = begun;
+    let { headStart } = begun;
     const delegated = run.kind === RunKind.DELEGATED;
     const tools = delegated ? this.delegatedTools : this.conversationTools;
     let start = initial;
@@ -128,7 +154,9 @@ export class TurnRunner {
       };
       let reply: ModelReply;
       try {
-        reply = await this.provider.complete({ messages, tools, facts: start.facts, signal, onTextDelta, maxOutputTokens: start.reserveTokens });
+        const call = headStart ? headStart.takeOver(signal, onTextDelta) : this.provider.complete({ messages, tools, facts: start.facts, signal, onTextDelta, maxOutputTokens: start.reserveTokens });
+        headStart = null;
+        reply = await call;
       } catch (error) {
         if (signal.aborted) throw error;
         if (error instanceof ModelContextExceeded && !refitted && !streamed) {
@@ -177,6 +205,6 @@ export class TurnRunner {
   /** The runtime's continuation, when the turn starts past the threshold: ANSWER_HERE when the turn goes on. */
   private async continuedAtThreshold(run: RunEntity, lease: Lease, start: TurnStart, signal: AbortSignal, leaseMs: number | null): Promise<PressureOutcome> {
     if (!(await this.pressure.due(run, start))) return { outcome: 'ANSWER_HERE', next: null };
-    return this.pressure.continueAtThreshold(lease, run, start, signal, leaseMs);
+    return this.pressure.continueAtThreshold(lease, run, start, signal, leaseMs, (next) => this.headStart(next));
   }
 }

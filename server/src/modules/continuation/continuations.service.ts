@@ -77,6 +77,13 @@ export interface ContinueOptions {
   originId?: string;
   /** Recommendations read ahead ({@link ContinuationService.recommendationsAhead}): used when the request asks for the same. */
   recommendedAhead?: RecommendationsAhead;
+  /** Told what is written as the commit is sent, before it is known to succeed: a worker may begin the successor's first model call meanwhile. */
+  beforeCommit?: (result: ContinuationResult) => void;
+}
+
+function resultOf(written: Written): ContinuationResult {
+  const { edge, successor, run, manifest, successorEvents, successorPlan, movedRuns } = written;
+  return { edge, successor, run, replayed: false, written: { manifest, successorEvents, plan: successorPlan, movedRuns } };
 }
 
 /**
@@ -201,13 +208,7 @@ export class ContinuationService {
     this.notifier.sessionContinued(created.edge);
     this.notifier.runsChanged([...created.settled, created.run, ...created.movedRuns]);
     if (created.superseded.length) this.notifier.proposalsChanged(created.superseded);
-    return succeed({
-      edge: created.edge,
-      successor: created.successor,
-      run: created.run,
-      replayed: false,
-      written: { manifest: created.manifest, successorEvents: created.successorEvents, plan: created.successorPlan, movedRuns: created.movedRuns },
-    });
+    return succeed(resultOf(created));
   }
 
   /**
@@ -300,6 +301,7 @@ export class ContinuationService {
       approving: options.approving ?? null,
       leaseTo: options.leaseTo ?? null,
       webhooks: settled.flatMap(settledRunWebhooks),
+      beforeCommit: options.beforeCommit && ((written) => options.beforeCommit!(resultOf(written))),
     });
     return { ...written, superseded, settled };
   }

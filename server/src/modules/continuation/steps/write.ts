@@ -64,6 +64,8 @@ export interface ContinuationWrite {
   leaseTo: { owner: string; leaseMs: number } | null;
   /** Announcements of what the transaction wrote before (a settled run), queued with the rest. */
   webhooks: WebhookEvent[];
+  /** Told what is written as the commit is sent; it is not committed yet, and may never be. */
+  beforeCommit?: (written: Written) => void;
 }
 
 /**
@@ -152,13 +154,16 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
   const decided = write.approving
     ? [proposalDecided({ id: write.approving.proposalId, accountId: viewer.accountId, sessionId: predecessor.id, status: ProposalStatus.APPROVED, edgeId, decidedAt: now })]
     : [];
-  await withWebhooks(statement, [...write.webhooks, sessionContinued(edge), ...messagesPosted(successorEvents), ...decided]).commitIn(transaction);
-  Object.assign(predecessor, carded.totals, { status: SessionStatus.CONTINUED });
+  const committing = withWebhooks(statement, [...write.webhooks, sessionContinued(edge), ...messagesPosted(successorEvents), ...decided]).commitIn(transaction);
   const movedRuns = snapshot.activeRuns
     .filter((pending) => transferred.pendingRunIds.includes(pending.id))
     .map((pending) => Object.assign(pending, { sessionId: successor.id, updatedAt: now }));
   const successorPlan = revisions.find((revision) => revision.sessionId === successor.id) ?? null;
-  return { edge, successor, run, manifest, movedRuns, successorPlan, predecessorEvents: carded.events, successorEvents };
+  const written = { edge, successor, run, manifest, movedRuns, successorPlan, predecessorEvents: carded.events, successorEvents };
+  write.beforeCommit?.(written);
+  await committing;
+  Object.assign(predecessor, carded.totals, { status: SessionStatus.CONTINUED });
+  return written;
 }
 
 interface WriteIds {
