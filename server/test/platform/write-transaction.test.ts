@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { QueryFailedError } from 'typeorm';
 import { Database, openDatabase } from '../../src/platform/db/database';
-import { inWriteTransaction, prepareForWrites } from '../../src/platform/db/write-transaction';
+import { inWriteTransaction } from '../../src/platform/db/write-transaction';
 import { statementHash } from '../../src/platform/db/prepared';
 import { ServerDatabase, testServerDatabase } from '../setup/test-database';
 import { entities } from '../../src/modules/entities';
@@ -91,28 +91,31 @@ describe('write transactions', () => {
     'holds the statements it is told to prepare on a connection before that connection is used, planned, and then runs them',
     async () => {
       const lookup = `SELECT label FROM ${table} WHERE label = $1 FOR UPDATE`;
-      prepareForWrites(database.dataSource, [lookup]);
-      const held = async () => {
-        const runner = database.dataSource.createQueryRunner();
-        try {
-          await runner.connect();
-          return (await runner.query('SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1', [
-            `sc_pipelined_${statementHash(lookup)}`,
-          ])) as { generic_plans: string; custom_plans: string }[];
-        } finally {
-          await runner.release();
-        }
-      };
-      // Prepared on its next use, with its generic plan made, before anything else runs there.
-      expect(await held()).toEqual([{ generic_plans: '1', custom_plans: '0' }]);
-
-      await inWriteTransaction(database.dataSource, async (transaction) => {
-        const [found] = await transaction.begin({ text: lookup, values: ['a'] });
-        expect(found).toEqual([]);
-        await transaction.commit(insert(), ['a', 1, 1]);
-      });
-      expect(await labels()).toEqual(['a']);
-      expect(await held()).toEqual([{ generic_plans: '2', custom_plans: '0' }]);
+      // A pool of its own: its first connection's first query is a write that uses the statement.
+      const fresh = await openDatabase({ ...serverDatabase, poolSize: 2, entities, preparedForWrites: () => [lookup] });
+      try {
+        const held = async () => {
+          const runner = fresh.dataSource.createQueryRunner();
+          try {
+            await runner.connect();
+            return (await runner.query('SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1', [
+              `sc_pipelined_${statementHash(lookup)}`,
+            ])) as { generic_plans: string; custom_plans: string }[];
+          } finally {
+            await runner.release();
+          }
+        };
+        await inWriteTransaction(fresh.dataSource, async (transaction) => {
+          const [found] = await transaction.begin({ text: lookup, values: ['a'] });
+          expect(found).toEqual([]);
+          await transaction.commit(insert(), ['a', 1, 1]);
+        });
+        expect(await labels()).toEqual(['a']);
+        // Planned once generically as it was prepared, then run on that plan.
+        expect(await held()).toEqual([{ generic_plans: '2', custom_plans: '0' }]);
+      } finally {
+        await fresh.close();
+      }
     },
   );
 });

@@ -266,12 +266,34 @@ export function prepareForWrites(dataSource: DataSource, texts: string[]): void 
       ...named.flatMap(({ text, name }) => [`PREPARE ${name} AS ${text}`, `EXPLAIN EXECUTE ${name}(${parameterNulls(text)})`]),
       'RESET plan_cache_mode',
     ].join(';\n');
-    client.query(script).then(
-      () => named.forEach(({ name }) => held.set(name, 'parsed')),
-      // Some may be prepared: a batch closes each before it parses it again.
-      () => named.forEach(({ name }) => held.set(name, 'unknown')),
-    );
+    client.query(new PreparingQuery(script, named.map(({ name }) => name), held));
   });
+}
+
+/**
+ * A script that prepares statements, telling the connection's record of what it holds as soon as
+ * it ends: `pg` starts the next query in its queue before a promise's callbacks could.
+ */
+class PreparingQuery extends Query {
+  constructor(
+    text: string,
+    private readonly names: string[],
+    private readonly held: Map<string, 'parsed' | 'unknown'>,
+  ) {
+    // A preparation that fails costs only its head start: each statement is parsed on its first use, as before.
+    super({ text }, () => undefined);
+  }
+
+  handleError(error: Error, connection: Connection): void {
+    // Some may be prepared: a batch closes each before it parses it again.
+    for (const name of this.names) this.held.set(name, 'unknown');
+    (Query.prototype as unknown as QueryHandlers).handleError.call(this, error, connection);
+  }
+
+  handleReadyForQuery(connection: Connection): void {
+    for (const name of this.names) this.held.set(name, 'parsed');
+    (Query.prototype as unknown as QueryHandlers).handleReadyForQuery.call(this, connection);
+  }
 }
 
 /** `NULL` for each of a statement's parameters, to plan it generically without values. */
