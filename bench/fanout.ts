@@ -13,8 +13,8 @@ import { fixed, ratioCell, spread, table } from './stats';
 /**
  * One streamed answer watched by 1, 100 and 1,000 WebSocket subscribers: the server, in a process
  * of its own, streams a 2,000-token answer from a model speaking OpenAI's SSE format (in a
- * process of its own, bench/fanout-model.ts) to `runOutput` subscribers (real graphql-ws clients, here). Latency runs from the
- * model sending a token to a subscriber holding it. Beside it, the raw limit: a bare `ws` server
+ * process of its own, bench/fanout-model.ts) to `runOutput` subscribers speaking graphql-ws's
+ * protocol. Latency runs from the model sending a token to a subscriber holding it. Beside it, the raw limit: a bare `ws` server
  * in a process of its own reading the same stream and broadcasting it, batched as the server
  * batches (every 40 ms, or 1,000 characters), to as many plain sockets.
  */
@@ -75,13 +75,17 @@ interface Latencies {
   count: number;
   p50: number;
   p99: number;
+  /** This process's CPU while the answer streamed: what receiving cost, alike on both sides or the comparison is off. */
+  clientCpuMs: number;
 }
 
+const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+
 /** A round's latencies summed up at once: a round at 1,000 subscribers has two million of them. */
-function latencies(samples: number[]): Latencies {
+function latencies({ samples, clientCpuMs }: { samples: number[]; clientCpuMs: number }): Latencies {
   const sorted = Float64Array.from(samples).sort();
   const at = (p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
-  return { count: sorted.length, p50: at(50), p99: at(99) };
+  return { count: sorted.length, p50: at(50), p99: at(99), clientCpuMs };
 }
 
 function rssKb(pid: number): number {
@@ -115,7 +119,6 @@ function spawnAndWait(args: string[], env: Record<string, string>, pattern: RegE
   });
 }
 
-/** A graphql-ws client on a socket of its own, connected at once, telling when it is. */
 /** Waits until `done` says so, or fails after a minute: a socket the server closed never connects. */
 async function waitUntil(done: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -125,6 +128,7 @@ async function waitUntil(done: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** An idle subscriber: graphql-ws's client on a socket of its own, connected at once, telling when it is. */
 function subscriberClient(url: string, apiKey: string, connected: () => void): WsGraphQLClient {
   return createClient({
     url: `${url.replace(/^http/, 'ws')}/graphql`,
@@ -138,6 +142,44 @@ function subscriberClient(url: string, apiKey: string, connected: () => void): W
   });
 }
 
+/**
+ * A `runOutput` subscriber speaking graphql-ws's protocol (graphql-transport-ws) over a bare `ws`
+ * socket, its messages read with one `JSON.parse` as the raw broadcast's subscribers read theirs.
+ * The thousand subscribers share this one process: with graphql-ws's client in it, a round cost
+ * this process about a third more CPU than the raw side's, and its pauses (one of 180 ms) were
+ * counted as the server's latency. Subscribers on machines of their own pay that cost in parallel.
+ */
+function protocolSubscriber(
+  url: string,
+  apiKey: string,
+  runId: string,
+  on: { acknowledged(): void; text(text: string): void; failed(reason: string): void; ended(): void },
+): WebSocket {
+  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+  let finished = false;
+  const end = () => {
+    if (!finished) (finished = true), on.ended();
+  };
+  socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${apiKey}` } })));
+  socket.on('message', (data) => {
+    const message = JSON.parse(String(data)) as { type: string; payload?: { data?: { runOutput: { text: string } }; errors?: unknown } };
+    if (message.type === 'next') {
+      if (message.payload!.data) on.text(message.payload!.data.runOutput.text);
+      else on.failed(JSON.stringify(message.payload!.errors));
+    } else if (message.type === 'connection_ack') {
+      on.acknowledged();
+      socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription ($r: ID!) { runOutput(runId: $r) { offset text } }', variables: { r: runId } } }));
+    } else if (message.type === 'error') {
+      on.failed(JSON.stringify(message.payload));
+      end();
+    } else if (message.type === 'complete') end();
+  });
+  socket.on('close', (code, reason) => {
+    if (!finished) on.failed(`closed with ${code} ${String(reason)}`), end();
+  });
+  return socket;
+}
+
 async function serverRound(url: string, apiKey: string, model: FanoutModel, subscribers: number) {
   const http = new GraphQLClient(url, apiKey);
   const { createSession } = await http.data<{ createSession: { id: string } }>('mutation { createSession(input: { title: "Fan-out" }) { id } }');
@@ -147,43 +189,34 @@ async function serverRound(url: string, apiKey: string, model: FanoutModel, subs
   );
   const recorder = latencyRecorder();
   const failures: string[] = [];
-  const clients: WsGraphQLClient[] = [];
   let completed = 0;
   let subscribed = 0;
+  let sockets: WebSocket[] = [];
   const allDone = new Promise<void>((resolve) => {
-    for (let index = 0; index < subscribers; index++) {
-      const client = subscriberClient(url, apiKey, () => (subscribed += 1));
-      clients.push(client);
-      client.subscribe<{ runOutput: { text: string } }>(
-        { query: 'subscription ($r: ID!) { runOutput(runId: $r) { offset text } }', variables: { r: postMessage.run.id } },
-        {
-          next: (value) => {
-            if (value.data) recorder.received(value.data.runOutput.text, now());
-            else failures.push(JSON.stringify(value.errors));
-          },
-          error: (error) => {
-            failures.push(error instanceof Error ? error.message : JSON.stringify(error));
-            completed += 1;
-            if (completed === subscribers) resolve();
-          },
-          complete: () => {
-            completed += 1;
-            if (completed === subscribers) resolve();
-          },
+    sockets = Array.from({ length: subscribers }, () =>
+      protocolSubscriber(url, apiKey, postMessage.run.id, {
+        acknowledged: () => (subscribed += 1),
+        text: (text) => recorder.received(text, now()),
+        failed: (reason) => failures.push(reason),
+        ended: () => {
+          completed += 1;
+          if (completed === subscribers) resolve();
         },
-      );
-    }
+      }),
+    );
   });
   await waitUntil(() => subscribed === subscribers, `${subscribers} subscribers to connect`);
   // Subscriptions start once their sockets are acknowledged; give the last ones a moment to be in place.
   await new Promise((resolve) => setTimeout(resolve, 500));
+  const cpu = process.cpuUsage();
   model.go();
   await allDone;
-  await Promise.all(clients.map((client) => client.dispose()));
+  const clientCpuMs = cpuMs(process.cpuUsage(cpu));
+  await Promise.all(sockets.map((socket) => new Promise((resolve) => (socket.once('close', resolve), socket.close(1000)))));
   http.close();
   const sentAt = await model.reset();
   if (failures.length) log(`  ${failures.length} subscriber error(s), the first: ${failures[0]}`);
-  return recorder.latencies(sentAt);
+  return { samples: recorder.latencies(sentAt), clientCpuMs };
 }
 
 async function rawRound(port: number, model: FanoutModel, subscribers: number) {
@@ -207,10 +240,12 @@ async function rawRound(port: number, model: FanoutModel, subscribers: number) {
     ),
   );
   await fetch(`http://127.0.0.1:${port}/start`, { method: 'POST' });
+  const cpu = process.cpuUsage();
   model.go();
   await done;
+  const clientCpuMs = cpuMs(process.cpuUsage(cpu));
   sockets.forEach((socket) => socket.close());
-  return recorder.latencies(await model.reset());
+  return { samples: recorder.latencies(await model.reset()), clientCpuMs };
 }
 
 /**
@@ -291,7 +326,7 @@ runOnNewDatabase(async (databaseUrl) => {
     );
     console.log(
       table(
-        ['round', 'subscribers', 'tokens seen', 'server p50 ms', 'server p99 ms', 'raw p50 ms', 'raw p99 ms', 'p50 ratio', 'p99 ratio'],
+        ['round', 'subscribers', 'tokens seen', 'server p50 ms', 'server p99 ms', 'raw p50 ms', 'raw p99 ms', 'p50 ratio', 'p99 ratio', 'receiving CPU ms (server; raw)'],
         rows.map((row) => [
           String(row.round),
           String(row.subscribers),
@@ -302,6 +337,7 @@ runOnNewDatabase(async (databaseUrl) => {
           fixed(row.raw.p99),
           fixed(row.server.p50 / row.raw.p50, 2),
           fixed(row.server.p99 / row.raw.p99, 2),
+          `${fixed(row.server.clientCpuMs, 0)}; ${fixed(row.raw.clientCpuMs, 0)}`,
         ]),
       ),
     );
