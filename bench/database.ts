@@ -33,17 +33,32 @@ export async function createBenchDatabase(serverUrl: string): Promise<BenchDatab
   };
 }
 
-/** `work` measured as `measure` does, through a pool of as many connections as clients, opened before the clock starts. */
+/** The raw sides' pools, one per database and size, kept open through a run as the server keeps its own. */
+const rawPools = new Map<string, Pool>();
+
+/**
+ * `work` measured as `measure` does, through a pool of as many connections as clients, opened
+ * before the clock starts and kept for the rest of the run: on connections of a round of their
+ * own, each statement would be parsed and planned afresh in every round, a cost the server's
+ * pooled connections do not pay.
+ */
 export async function rawThroughput(url: string, clients: number, work: (pool: Pool, index: number) => Promise<unknown>, count: number) {
-  const pool = new Pool({ connectionString: url, max: clients, pipeline: true });
-  try {
-    // Connections open before the clock starts, as the server's pool already is.
-    const connected = await Promise.all(Array.from({ length: clients }, () => pool.connect()));
+  const key = `${clients} ${url}`;
+  let pool = rawPools.get(key);
+  if (!pool) {
+    pool = new Pool({ connectionString: url, max: clients, pipeline: true, idleTimeoutMillis: 0 });
+    rawPools.set(key, pool);
+    const connected = await Promise.all(Array.from({ length: clients }, () => pool!.connect()));
     connected.forEach((client) => client.release());
-    return await measure(clients, count, (index) => work(pool, index));
-  } finally {
-    await pool.end();
   }
+  const open = pool;
+  return await measure(clients, count, (index) => work(open, index));
+}
+
+/** Closes the pools `rawThroughput` opened. */
+export async function closeRawPools(): Promise<void> {
+  await Promise.all([...rawPools.values()].map((pool) => pool.end()));
+  rawPools.clear();
 }
 
 /** A statement and its values. */

@@ -5,7 +5,7 @@ import { Pool } from 'pg';
 import type { RunningApp } from '../server/src/app';
 import type { RunEntity } from '../server/src/modules/conversation/run.entity';
 import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, preparePredecessors, readManifestTemplate } from './continue-session';
-import { rawThroughput, withClient } from './database';
+import { closeRawPools, rawThroughput, withClient } from './database';
 import { log, runOnNewDatabase, startBenchServer } from './harness';
 import { GraphQLClient } from './graphql';
 import { benchCompile, reportCompile } from './compile';
@@ -400,7 +400,7 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
     if (compile) reportCompile(compile);
   } finally {
     [admin, ...accounts.map((account) => account.client)].forEach((client) => client.close());
-    await setup.end();
+    await Promise.all([setup.end(), closeRawPools()]);
     await app.close();
   }
 }

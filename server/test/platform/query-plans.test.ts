@@ -6,6 +6,9 @@ import { eventsOf, settledRuns } from '../helpers/runs';
 import { TestServer, startTestServer } from '../helpers/test-server';
 import { download, PNG_1X1, uploaded } from '../helpers/attachments';
 import { DEFAULT_AGENT_CONFIG } from '../../src/config';
+import { entities } from '../../src/modules/entities';
+import { openDatabase } from '../../src/platform/db/database';
+import { KEPT_PLAN_SETTINGS } from '../../src/platform/db/write-transaction';
 import { directUrl } from '../setup/test-database';
 
 /**
@@ -23,6 +26,8 @@ interface Statement {
   values: unknown[];
   /** Kept prepared on the connection (named), so PostgreSQL may settle on one generic plan for it. */
   kept: boolean;
+  /** Kept by a write transaction, which plans it with {@link KEPT_PLAN_SETTINGS}. */
+  inWriteTransaction: boolean;
 }
 
 interface PlanNode {
@@ -49,7 +54,8 @@ function recordStatements(server: TestServer): Map<string, Statement> {
   logger.logQuery = (query, parameters, runner) => {
     const kept = typeof query !== 'string';
     const text = kept ? (query as { text: string }).text : query;
-    if (Array.isArray(parameters) && parameters.length > 0) statements.set(text, { text, values: parameters, kept });
+    const inWriteTransaction = kept && (query as { name: string }).name.startsWith('sc_pipelined_');
+    if (Array.isArray(parameters) && parameters.length > 0) statements.set(text, { text, values: parameters, kept, inWriteTransaction });
     return logQuery(query, parameters, runner);
   };
   return statements;
@@ -57,11 +63,14 @@ function recordStatements(server: TestServer): Map<string, Statement> {
 
 /**
  * The plan the statement runs on when a server connection prepares it now: for a kept statement
- * the generic plan, which PostgreSQL may keep for the life of the connection; for any other, the
- * plan made for these very values.
+ * the generic plan (made with a write transaction's settings for one of its statements), which
+ * PostgreSQL may keep for the life of the connection; for any other, the plan made for these very
+ * values.
  */
 async function planOf(client: Client, statement: Statement): Promise<PlanNode> {
-  await client.query(`SET plan_cache_mode = ${statement.kept ? 'force_generic_plan' : 'force_custom_plan'}`);
+  await client.query('RESET ALL');
+  if (statement.inWriteTransaction) await client.query(KEPT_PLAN_SETTINGS.replaceAll('true)', 'false)'));
+  else await client.query(`SET plan_cache_mode = ${statement.kept ? 'force_generic_plan' : 'force_custom_plan'}`);
   await client.query('DEALLOCATE ALL');
   await client.query(`PREPARE kept AS ${statement.text}`);
   const {
@@ -95,6 +104,32 @@ async function sequentialScans(databaseUrl: string, statements: Iterable<Stateme
     return findings;
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * `work` on a new, migrated database whose empty tables are analyzed, as autovacuum soon analyzes
+ * a new deployment's: PostgreSQL then trusts that they are empty, and a table read whole is the
+ * cheapest plan there is.
+ */
+async function onNewDatabase<T>(work: (url: string) => Promise<T>): Promise<T> {
+  const admin = new Client({ connectionString: process.env.TEST_DATABASE_ADMIN_URL });
+  await admin.connect();
+  const name = `plans_new_${process.pid}_${Date.now()}`;
+  const url = new URL(process.env.TEST_DATABASE_ADMIN_URL!);
+  url.pathname = `/${name}`;
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+    const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '', poolSize: 1, entities });
+    try {
+      await database.dataSource.query('ANALYZE');
+    } finally {
+      await database.close();
+    }
+    return await work(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
   }
 }
 
@@ -288,6 +323,18 @@ onPostgres('query plans of the hot statements', () => {
     }
     expect(kept.length).toBeGreaterThan(5);
     expect(await sequentialScans(databaseUrl(), kept)).toEqual([]);
+  }, 60_000);
+
+  // A write transaction's statements make their plans when a connection opens, often on a new
+  // deployment's empty tables, and keep them until PostgreSQL analyzes the tables again.
+  it("plans no sequential scan of a growing table for a write transaction's statement on a new deployment, its tables empty and analyzed", async () => {
+    const inWrites = [...statements.values()].filter((statement) => statement.inWriteTransaction);
+    if (server.app.database.poolMode === 'transaction') {
+      expect(inWrites).toEqual([]);
+      return;
+    }
+    expect(inWrites.length).toBeGreaterThan(3);
+    expect(await onNewDatabase((url) => sequentialScans(url, inWrites))).toEqual([]);
   }, 60_000);
 
   it('plans no sequential scan of a growing table for any statement once it holds 100,000 events', async () => {

@@ -167,10 +167,7 @@ class PipelinedWriteTransaction implements OpenableTransaction {
     markActive(this.runner, true);
     const results = await runBatch(this.runner, [
       { text: 'BEGIN', values: [], name: '' },
-      // Kept statements are written for their generic plan (see the query-plans test). Without this,
-      // PostgreSQL plans each one afresh for its first five runs on a connection, and a write that
-      // is rare on each pooled connection (a continuation) would pay that planning nearly every time.
-      ...(this.keepsStatements ? [{ text: 'SET LOCAL plan_cache_mode = force_generic_plan', values: [], name: '' }] : []),
+      ...(this.keepsStatements ? [{ text: KEPT_PLAN_SETTINGS, values: [], name: '' }] : []),
       ...statements.map(({ text, values }) => ({ text, values, name: this.name(text) })),
     ]);
     return results.slice(this.keepsStatements ? 2 : 1).map((result) => result.rows);
@@ -193,6 +190,16 @@ class PipelinedWriteTransaction implements OpenableTransaction {
     markActive(this.runner, false);
   }
 }
+
+/**
+ * How write transactions plan their kept statements, for the rest of the transaction. Generic
+ * plans (see the query-plans test): otherwise PostgreSQL plans each statement afresh for its first
+ * five runs on a connection, and a write that is rare on each pooled connection (a continuation)
+ * would pay that planning nearly every time. And no sequential scans: a connection keeps the plan
+ * it made first, often on a new database's empty tables, where reading the whole table looks
+ * cheapest and stays the plan as the table grows; every kept statement finds its rows by index.
+ */
+export const KEPT_PLAN_SETTINGS = "SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)";
 
 /** Elsewhere (the embedded database): TypeORM's own transaction statements, one round trip each. */
 class PlainWriteTransaction implements OpenableTransaction {
@@ -261,10 +268,10 @@ export function prepareForWrites(dataSource: DataSource, texts: string[]): void 
     const held = heldBy(connection);
     const named = texts.map((text) => ({ text, name: pipelinedName(text) })).filter(({ name }) => !held.has(name));
     if (named.length === 0) return;
+    // One query message runs as one implicit transaction: the settings end with it.
     const script = [
-      'SET plan_cache_mode = force_generic_plan',
+      KEPT_PLAN_SETTINGS,
       ...named.flatMap(({ text, name }) => [`PREPARE ${name} AS ${text}`, `EXPLAIN EXECUTE ${name}(${parameterNulls(text)})`]),
-      'RESET plan_cache_mode',
     ].join(';\n');
     client.query(new PreparingQuery(script, named.map(({ name }) => name), held));
   });
