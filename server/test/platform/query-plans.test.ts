@@ -65,27 +65,31 @@ function recordStatements(server: TestServer): Map<string, Statement> {
  * The plan the statement runs on when a server connection prepares it now: for a kept statement
  * the generic plan (made with a write transaction's settings for one of its statements), which
  * PostgreSQL may keep for the life of the connection; for any other, the plan made for these very
- * values.
+ * values. Planned in a transaction, as the server's writes are, which takes its settings with it.
  */
 async function planOf(client: Client, statement: Statement): Promise<PlanNode> {
-  await client.query('RESET ALL');
-  if (statement.inWriteTransaction) await client.query(KEPT_PLAN_SETTINGS.replaceAll('true)', 'false)'));
-  else await client.query(`SET plan_cache_mode = ${statement.kept ? 'force_generic_plan' : 'force_custom_plan'}`);
   await client.query('DEALLOCATE ALL');
-  await client.query(`PREPARE kept AS ${statement.text}`);
-  const {
-    rows: [{ parameter_types: types }],
-  } = await client.query<{ parameter_types: string[] }>(
-    `SELECT parameter_types::text[] AS parameter_types FROM pg_prepared_statements WHERE name = 'kept'`,
-  );
-  const literals = statement.values.map((value, index) => {
-    const prepared = prepareValue(value);
-    // Bytes (an attachment's chunk) as bytea's hex form: their raw form is no text.
-    const literal = Buffer.isBuffer(prepared) ? `\\x${prepared.toString('hex')}` : String(prepared);
-    return `${prepared === null ? 'NULL' : client.escapeLiteral(literal)}::${types[index]}`;
-  });
-  const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) EXECUTE kept(${literals.join(', ')})`);
-  return rows[0]['QUERY PLAN'][0].Plan;
+  await client.query('BEGIN');
+  try {
+    if (statement.inWriteTransaction) await client.query(KEPT_PLAN_SETTINGS);
+    else await client.query(`SET LOCAL plan_cache_mode = ${statement.kept ? 'force_generic_plan' : 'force_custom_plan'}`);
+    await client.query(`PREPARE kept AS ${statement.text}`);
+    const {
+      rows: [{ parameter_types: types }],
+    } = await client.query<{ parameter_types: string[] }>(
+      `SELECT parameter_types::text[] AS parameter_types FROM pg_prepared_statements WHERE name = 'kept'`,
+    );
+    const literals = statement.values.map((value, index) => {
+      const prepared = prepareValue(value);
+      // Bytes (an attachment's chunk) as bytea's hex form: their raw form is no text.
+      const literal = Buffer.isBuffer(prepared) ? `\\x${prepared.toString('hex')}` : String(prepared);
+      return `${prepared === null ? 'NULL' : client.escapeLiteral(literal)}::${types[index]}`;
+    });
+    const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (FORMAT JSON) EXECUTE kept(${literals.join(', ')})`);
+    return rows[0]['QUERY PLAN'][0].Plan;
+  } finally {
+    await client.query('ROLLBACK');
+  }
 }
 
 /** Statements whose kept plan scans a growing table, with the plan to show why. */
