@@ -1,16 +1,18 @@
-import { DataSource, In } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { runtimeViewer } from '../../modules/accounts/account.repository';
 import { isImageMediaType } from '../../modules/attachments/attachments';
 import { AttachmentService, attachmentReference } from '../../modules/attachments/attachments.service';
-import { ProjectionManifestEntity } from '../../modules/continuation/projection-manifest.entity';
+import { successorManifest } from '../../modules/continuation/continuation.repository';
+import type { ProjectionManifestEntity } from '../../modules/continuation/projection-manifest.entity';
 import { ContextUsage, contextTokens } from '../../modules/conversation/context-usage';
-import { EventEntity } from '../../modules/conversation/event.entity';
-import { RunEntity } from '../../modules/conversation/run.entity';
-import { ACTIVE_RUN_STATUSES, RunKind } from '../../modules/conversation/runs';
-import { SessionEntity } from '../../modules/conversation/session.entity';
+import type { EventEntity } from '../../modules/conversation/event.entity';
+import type { RunEntity } from '../../modules/conversation/run.entity';
+import { pendingDelegatedRuns } from '../../modules/conversation/run.repository';
+import { RunKind } from '../../modules/conversation/runs';
+import type { SessionEntity } from '../../modules/conversation/session.entity';
 import { SessionKind } from '../../modules/conversation/sessions';
 import { EventKind } from '../../modules/conversation/transcript';
-import { transcriptTail, userMessageTextsBefore } from '../../modules/conversation/transcript.repository';
+import { eventById, eventsAtSeqs, sessionById, transcriptTail, userMessageTextsBefore } from '../../modules/conversation/transcript.repository';
 import { latestPlan } from '../../modules/plans/plan.repository';
 import type { PlanRevisionEntity } from '../../modules/plans/plan-revision.entity';
 import type { Viewer } from '../../shared/viewer';
@@ -99,18 +101,18 @@ export class TurnContextLoader {
     const [session, viewer, trigger] = known
       ? [known.session, known.viewer, known.trigger]
       : await Promise.all([
-          manager.findOneByOrFail(SessionEntity, { id: sessionId }),
+          sessionById(manager, sessionId).then((found) => found ?? missing(`session ${sessionId}`)),
           runtimeViewer(manager, run.accountId),
-          run.triggerEventId ? manager.findOneByOrFail(EventEntity, { id: run.triggerEventId }) : Promise.resolve(null),
+          run.triggerEventId ? eventById(manager, run.triggerEventId).then((found) => found ?? missing(`event ${run.triggerEventId}`)) : null,
         ]);
     const throughSeq = trigger?.seq ?? session.eventCount;
     const throughTokens = trigger?.tokenTotal ?? session.tokenCount;
     const [manifest, opening, forkPoint] = known
       ? [known.manifest, known.trigger, null]
       : await Promise.all([
-          session.kind === SessionKind.CONTINUATION ? manager.findOneBy(ProjectionManifestEntity, { successorId: session.id }) : null,
-          session.kind === SessionKind.CONTINUATION ? manager.findOneBy(EventEntity, { sessionId: session.id, seq: 2 }) : null,
-          session.forkedFromEventId ? manager.findOneBy(EventEntity, { id: session.forkedFromEventId }) : null,
+          session.kind === SessionKind.CONTINUATION ? successorManifest(manager, session.id) : null,
+          session.kind === SessionKind.CONTINUATION ? eventsAtSeqs(manager, session.id, [2]).then(([event]) => event ?? null) : null,
+          session.forkedFromEventId ? eventById(manager, session.forkedFromEventId) : null,
         ]);
     const usage: ContextUsage = {
       tokens: contextTokens({
@@ -147,8 +149,8 @@ export class TurnContextLoader {
             : [],
           userMessageTextsBefore(manager, session.id, throughSeq, EARLIER_USER_MESSAGES),
           latestPlan(manager, session.id),
-          manager.find(RunEntity, { where: { sessionId: session.id, kind: RunKind.DELEGATED, status: In(ACTIVE_RUN_STATUSES) } }),
-          citable.length ? manager.find(EventEntity, { where: { sessionId: session.id, seq: In(citable) }, order: { seq: 'ASC' } }) : [],
+          pendingDelegatedRuns(manager, session.id),
+          citable.length ? eventsAtSeqs(manager, session.id, citable) : [],
         ]);
     const replayedCids = manifest ? (opening?.attachmentCids ?? []) : [];
     const attached = await this.modelAttachments(viewer, [
@@ -226,6 +228,11 @@ function readFromKnown(known: KnownTurn, range: { fromSeq: number; throughSeq: n
     .map((event) => event.text as string);
   const bounds = events.filter((event) => citable.includes(event.seq));
   return [own, [] as EventEntity[], earlier, known.plan, known.pendingRuns, bounds] as const;
+}
+
+/** A row a queued run names is gone: the run cannot start. */
+function missing(what: string): never {
+  throw new Error(`The run's ${what} does not exist`);
 }
 
 /** The rejection a turn answers, when its trigger is the runtime's note of one. */

@@ -4,8 +4,9 @@ import { ACTIVE_RUN_STATUSES } from '../conversation/runs';
 import { EventEntity } from '../conversation/event.entity';
 import { RunEntity } from '../conversation/run.entity';
 import { SessionEntity } from '../conversation/session.entity';
+import { ProjectionManifestEntity } from './projection-manifest.entity';
 import { preparedQuery } from '../../platform/db/prepared';
-import { columnList, entityFromRow } from '../../platform/db/rows';
+import { columnList, entityFromRow, preparedEntities } from '../../platform/db/rows';
 import { Sql, WriteTransaction } from '../../platform/db/write-transaction';
 
 /** What a continuation checks of its predecessor, its cited events and its account, read in one round trip. */
@@ -269,3 +270,9 @@ const eventRangesText = (manager: EntityManager) => `WITH RECURSIVE wanted AS (
        SELECT * FROM events WHERE events.session_id = reads.session_id AND events.seq BETWEEN reads.from_seq AND reads.to_seq OFFSET 0
      ) event
      ORDER BY event.session_id, event.seq`;
+
+/** The manifest a successor started from. */
+export async function successorManifest(manager: EntityManager, successorId: string): Promise<ProjectionManifestEntity | null> {
+  const [manifest] = await preparedEntities(manager, ProjectionManifestEntity, 'WHERE successor_id = $1', [successorId]);
+  return manifest ?? null;
+}

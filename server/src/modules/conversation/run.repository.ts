@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { RunKind, RunStatus } from './runs';
+import { ACTIVE_RUN_STATUSES, RunKind, RunStatus } from './runs';
 import { RunEntity } from './run.entity';
-import { entityFromRow, returnedRows } from '../../platform/db/rows';
+import { entityFromRow, preparedEntities, returnedRows } from '../../platform/db/rows';
 import { enqueueWebhooks } from '../webhooks/webhook.repository';
 import type { WebhookEvent } from '../webhooks/webhooks';
 import { runEnded } from './webhook-events';
@@ -229,4 +229,12 @@ export async function requeueFailedRun(manager: EntityManager, accountId: string
     [runId, accountId],
   );
   return rows.length ? entityFromRow(manager, RunEntity, rows[0]) : null;
+}
+
+/** A session's delegated runs still queued or running. */
+export function pendingDelegatedRuns(manager: EntityManager, sessionId: string): Promise<RunEntity[]> {
+  return preparedEntities(manager, RunEntity, `WHERE session_id = $1 AND kind = '${RunKind.DELEGATED}' AND status = ANY($2::text[])`, [
+    sessionId,
+    ACTIVE_RUN_STATUSES,
+  ]);
 }

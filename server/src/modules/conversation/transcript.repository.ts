@@ -7,7 +7,7 @@ import { EventEntity } from './event.entity';
 import { RunEntity } from './run.entity';
 import { SessionEntity } from './session.entity';
 import { preparedQuery } from '../../platform/db/prepared';
-import { columnList, entityFromRow } from '../../platform/db/rows';
+import { columnList, entityFromRow, preparedEntities } from '../../platform/db/rows';
 import { WriteTransaction } from '../../platform/db/write-transaction';
 import { enqueueWebhooks } from '../webhooks/webhook.repository';
 import { messagesPosted } from './webhook-events';
@@ -163,18 +163,37 @@ export async function transcriptTail(
   range: { fromSeq: number; throughSeq: number },
   afterTokens: number,
 ): Promise<EventEntity[]> {
-  const rows: Record<string, unknown>[] = await manager.query(
-    `SELECT ${columnList(manager, EventEntity)} FROM events WHERE session_id = $1 AND seq BETWEEN $2 AND $3 AND token_total > $4 ORDER BY seq`,
-    [sessionId, range.fromSeq, range.throughSeq, afterTokens],
-  );
-  return rows.map((row) => entityFromRow(manager, EventEntity, row));
+  return preparedEntities(manager, EventEntity, 'WHERE session_id = $1 AND seq BETWEEN $2 AND $3 AND token_total > $4 ORDER BY seq', [
+    sessionId,
+    range.fromSeq,
+    range.throughSeq,
+    afterTokens,
+  ]);
 }
 
 /** The texts of a session's last `limit` user messages before `beforeSeq`, oldest first. */
 export async function userMessageTextsBefore(manager: EntityManager, sessionId: string, beforeSeq: number, limit: number): Promise<string[]> {
-  const rows: { text: string }[] = await manager.query(
+  const rows = await preparedQuery<{ text: string }[]>(
+    manager,
     `SELECT text FROM events WHERE session_id = $1 AND kind = 'USER_MESSAGE' AND seq < $2 ORDER BY seq DESC LIMIT $3`,
     [sessionId, beforeSeq, limit],
   );
   return rows.map((row) => row.text).reverse();
+}
+
+/** A session by id, whichever account holds it: for the runtime, which acts on the runs it claimed. */
+export async function sessionById(manager: EntityManager, id: string): Promise<SessionEntity | null> {
+  const [session] = await preparedEntities(manager, SessionEntity, 'WHERE id = $1', [id]);
+  return session ?? null;
+}
+
+/** An event by id, whichever account holds it. */
+export async function eventById(manager: EntityManager, id: string): Promise<EventEntity | null> {
+  const [event] = await preparedEntities(manager, EventEntity, 'WHERE id = $1', [id]);
+  return event ?? null;
+}
+
+/** A session's events at the given positions, in order. */
+export function eventsAtSeqs(manager: EntityManager, sessionId: string, seqs: number[]): Promise<EventEntity[]> {
+  return preparedEntities(manager, EventEntity, 'WHERE session_id = $1 AND seq = ANY($2::int[]) ORDER BY seq', [sessionId, seqs]);
 }

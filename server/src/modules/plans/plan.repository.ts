@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
 import type { PlanStep } from './plans';
 import { PlanRevisionEntity } from './plan-revision.entity';
+import { preparedEntities } from '../../platform/db/rows';
 
 /** The newest revision of a session's plan, or null when it never had one. */
-export function latestPlan(manager: EntityManager, sessionId: string): Promise<PlanRevisionEntity | null> {
-  return manager.findOne(PlanRevisionEntity, { where: { sessionId }, order: { revision: 'DESC' } });
+export async function latestPlan(manager: EntityManager, sessionId: string): Promise<PlanRevisionEntity | null> {
+  const [plan] = await preparedEntities(manager, PlanRevisionEntity, 'WHERE session_id = $1 ORDER BY revision DESC LIMIT 1', [sessionId]);
+  return plan ?? null;
 }
 
 /** The newest plan revision of each session, aligned with `sessionIds`. */

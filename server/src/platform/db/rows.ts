@@ -1,4 +1,5 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { preparedQuery } from './prepared';
 
 interface ColumnMapping {
   databaseName: string;
@@ -56,4 +57,14 @@ export function returnedRows(result: unknown): Record<string, unknown>[] {
     return result[0] as Record<string, unknown>[];
   }
   return result as Record<string, unknown>[];
+}
+
+/**
+ * Entities read by a kept statement, `SELECT <the table's columns> FROM <its table> <rest>`: for
+ * hot reads that TypeORM's finders would build, parse and plan again on every call.
+ */
+export async function preparedEntities<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>, rest: string, values: unknown[]): Promise<T[]> {
+  const table = manager.connection.getMetadata(target).tableName;
+  const rows = await preparedQuery<Record<string, unknown>[]>(manager, `SELECT ${columnList(manager, target)} FROM ${table} ${rest}`, values);
+  return rows.map((row) => entityFromRow(manager, target, row));
 }
