@@ -86,6 +86,14 @@ export async function preparePredecessors(pool: Pool, accountId: string, count: 
   return predecessors;
 }
 
+/** Predecessors spread evenly over the accounts, consecutive ones in different accounts. */
+export async function spreadPredecessors(pool: Pool, accountIds: string[], count: number): Promise<Predecessor[]> {
+  const perAccount = Math.ceil(count / accountIds.length);
+  const byAccount: Predecessor[][] = [];
+  for (const accountId of accountIds) byAccount.push(await preparePredecessors(pool, accountId, perAccount));
+  return Array.from({ length: count }, (_, index) => byAccount[index % accountIds.length][Math.floor(index / accountIds.length)]);
+}
+
 /** One continueSession over HTTP: a full handoff citing two event ranges of the predecessor; the successor's id. */
 export async function continueOverHttp(client: GraphQLClient, predecessor: Predecessor): Promise<string> {
   const [first, second, third] = predecessor.messageIds;

@@ -4,7 +4,7 @@ import { cpus, loadavg } from 'node:os';
 import { Pool } from 'pg';
 import type { RunningApp } from '../server/src/app';
 import type { RunEntity } from '../server/src/modules/conversation/run.entity';
-import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, preparePredecessors, readManifestTemplate } from './continue-session';
+import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, preparePredecessors, readManifestTemplate, spreadPredecessors } from './continue-session';
 import { closeRawPools, rawThroughput, withClient } from './database';
 import { log, runOnNewDatabase, startBenchServer } from './harness';
 import { GraphQLClient } from './graphql';
@@ -95,20 +95,12 @@ interface BenchAccount {
   client: GraphQLClient;
 }
 
-/** Predecessors spread evenly over `accounts`, consecutive ones in different accounts. */
-async function predecessorsIn(setup: Pool, accounts: BenchAccount[], count: number): Promise<Predecessor[]> {
-  const perAccount = Math.ceil(count / accounts.length);
-  const byAccount: Predecessor[][] = [];
-  for (const account of accounts) byAccount.push(await preparePredecessors(setup, account.id, perAccount));
-  return Array.from({ length: count }, (_, index) => byAccount[index % accounts.length][Math.floor(index / accounts.length)]);
-}
-
 /** Predecessors for both sides, after a warm-up of each that also sizes the report's per-request counts. */
 async function prepareContinuations(app: RunningApp, setup: Pool, databaseUrl: string, serverAccounts: BenchAccount[], rawAccounts: BenchAccount[]) {
   const perSide = WARMUP_OPERATIONS + ROUNDS * CONCURRENCIES.reduce((sum, clients) => sum + OPERATIONS[clients], 0);
   log(`Preparing ${2 * perSide} predecessor sessions...`);
-  const serverPredecessors = dispenser(await predecessorsIn(setup, serverAccounts, perSide));
-  const rawPredecessors = dispenser(await predecessorsIn(setup, rawAccounts, perSide));
+  const serverPredecessors = dispenser(await spreadPredecessors(setup, serverAccounts.map(({ id }) => id), perSide));
+  const rawPredecessors = dispenser(await spreadPredecessors(setup, rawAccounts.map(({ id }) => id), perSide));
   await setup.query('ANALYZE');
 
   log('Warming up...');

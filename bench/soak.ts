@@ -3,7 +3,7 @@ import 'reflect-metadata';
 import { cpus, loadavg } from 'node:os';
 import { Pool } from 'pg';
 import type { RunningApp } from '../server/src/app';
-import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, preparePredecessors, readManifestTemplate } from './continue-session';
+import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, readManifestTemplate, spreadPredecessors } from './continue-session';
 import { log, runOnNewDatabase, startBenchServer } from './harness';
 import { GraphQLClient } from './graphql';
 import { MESSAGE_TEXTS, postOverHttp } from './post-message';
@@ -111,16 +111,10 @@ interface RawSide {
   manifest?: ManifestTemplate;
 }
 
-async function rawPredecessors({ pool, accountIds }: RawSide, count: number): Promise<Predecessor[]> {
-  const perAccount = Math.ceil(count / accountIds.length);
-  const byAccount = await Promise.all(accountIds.map((accountId) => preparePredecessors(pool, accountId, perAccount)));
-  return Array.from({ length: count }, (_, index) => byAccount[index % accountIds.length][Math.floor(index / accountIds.length)]);
-}
-
 /** One window: predecessors written to and continued, successors written to, their lineage read. */
 async function serveWindow(accounts: Account[], raw: RawSide, size: number): Promise<Omit<Window, 'events' | 'rssMb' | 'heapMb'>> {
   const clientOf = (session: Predecessor) => accounts.find((account) => account.id === session.accountId)!.client;
-  const handWritten = await rawPredecessors(raw, size);
+  const handWritten = await spreadPredecessors(raw.pool, raw.accountIds, size);
   const predecessors = await createSessions(accounts, size);
   const before = await postMessages(accounts, predecessors, MESSAGES_BEFORE);
   const successors: Predecessor[] = new Array(size);

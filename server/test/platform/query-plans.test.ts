@@ -316,28 +316,28 @@ onPostgres('query plans of the hot statements', () => {
     expect(statements.size).toBeGreaterThan(20);
   });
 
+  /**
+   * The recorded statements `selected` picks, more than `atLeast` of them; behind a transaction
+   * pooler none, since nothing is kept there and each statement is planned for its own values.
+   */
+  const keptStatements = (selected: (statement: Statement) => boolean, atLeast: number): Statement[] => {
+    const picked = [...statements.values()].filter(selected);
+    if (server.app.database.poolMode === 'transaction') expect(picked).toEqual([]);
+    else expect(picked.length).toBeGreaterThan(atLeast);
+    return picked;
+  };
+
   // Only a kept statement can carry a plan from here into a filled database. One planned for each
   // call is planned again on the data of that call: on tables this small a scan is its best plan.
   it('plans no sequential scan of a growing table for a kept statement on the database as it started, nearly empty', async () => {
-    const kept = [...statements.values()].filter((statement) => statement.kept);
-    if (server.app.database.poolMode === 'transaction') {
-      // Behind a transaction pooler no statement is kept: each is planned for its own values.
-      expect(kept).toEqual([]);
-      return;
-    }
-    expect(kept.length).toBeGreaterThan(5);
+    const kept = keptStatements((statement) => statement.kept, 5);
     expect(await sequentialScans(databaseUrl(), kept)).toEqual([]);
   }, 60_000);
 
   // A write transaction's statements make their plans when a connection opens, often on a new
   // deployment's empty tables, and keep them until PostgreSQL analyzes the tables again.
   it("plans no sequential scan of a growing table for a write transaction's statement on a new deployment, its tables empty and analyzed", async () => {
-    const inWrites = [...statements.values()].filter((statement) => statement.inWriteTransaction);
-    if (server.app.database.poolMode === 'transaction') {
-      expect(inWrites).toEqual([]);
-      return;
-    }
-    expect(inWrites.length).toBeGreaterThan(3);
+    const inWrites = keptStatements((statement) => statement.inWriteTransaction, 3);
     expect(await onNewDatabase((url) => sequentialScans(url, inWrites))).toEqual([]);
   }, 60_000);
 
