@@ -46,8 +46,9 @@ withReplica('history reads from a streaming replica', () => {
     return counts;
   }
 
+  /** Until the replica has replayed all the primary has logged: up to the insert position, the one a write records. */
   async function caughtUp(): Promise<void> {
-    const [{ lsn }] = (await primary.query('SELECT pg_current_wal_lsn()::text AS lsn')).rows;
+    const [{ lsn }] = (await primary.query('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows;
     for (let attempt = 0; attempt < 600; attempt++) {
       const { rows } = await replica.query('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done', [lsn]);
       if (rows[0].done) return;
