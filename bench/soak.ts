@@ -237,11 +237,18 @@ function report(windows: Window[], start: { rssMb: number; heapMb: number }, loa
   console.log(table(['operation', 'first ops/s', 'last ops/s', 'ratio', 'first 3', 'last 3', 'ratio', 'target'], rows));
   const raw = ends(versusRaw);
   const last = windows[windows.length - 1];
+  // Caches fill in the first half (the tokenizer's, the statements'): growth after it would be a leak.
+  const half = Math.floor(windows.length / 2);
+  const sinceHalfway =
+    half === 0
+      ? ''
+      : `, ${fixed(windows[half - 1].heapMb)} MB halfway ` +
+        `(${fixed(((last.heapMb - windows[half - 1].heapMb) * 1_000) / (WINDOW * (windows.length - half)), 2)} MB per 1,000 continuations since)`;
   console.log(
     `\ncontinueSession ÷ the same continuations by hand in the same window: first ${fixed(raw.first, 2)}, last ${fixed(raw.last, 2)}, ` +
       `median of the last three ${fixed(raw.tail, 2)}; target >= ${RAW_TARGET}: ${raw.tail >= RAW_TARGET ? 'met' : 'NOT MET'}` +
       `\nmemory (this process: server and load generator): rss ${fixed(start.rssMb)} MB at start, ${fixed(last.rssMb)} MB at the end; ` +
-      `heap after collection ${fixed(start.heapMb)} MB at start, ${fixed(last.heapMb)} MB at the end`,
+      `heap after collection ${fixed(start.heapMb)} MB at start, ${fixed(last.heapMb)} MB at the end${sinceHalfway}`,
   );
 }
 

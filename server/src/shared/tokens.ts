@@ -1,4 +1,4 @@
-import { countTokens as countO200kTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens as countO200kTokens, setMergeCacheSize } from 'gpt-tokenizer/encoding/o200k_base';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { asciiPieceEnd, isAscii } from './ascii-pieces';
 
@@ -15,8 +15,17 @@ const SPECIAL_TOKENS_AS_TEXT = { disallowedSpecial: new Set<string>() };
  * them without a lookup in the tokenizer's table of 200,000 entries, which misses the CPU caches.
  */
 const pieceTokens = new Map<string, number>();
+
 const PIECES_KEPT = 8_192;
 const LONGEST_KEPT_PIECE = 32;
+
+/**
+ * The tokenizer remembers the merges of the last 100,000 pieces it was given, by default: some
+ * 27 MB once full, filled slowly by new ids and words, which looks like a leak. The table above
+ * answers recurring pieces before the tokenizer sees them, so a small memory of its own is enough.
+ */
+const TOKENIZER_MERGES_KEPT = 10_000;
+setMergeCacheSize(TOKENIZER_MERGES_KEPT);
 
 function countPiece(piece: string): number {
   let tokens = pieceTokens.get(piece);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { countTokens as countWithTokenizer } from 'gpt-tokenizer/encoding/o200k_base';
+import o200k, { countTokens as countWithTokenizer } from 'gpt-tokenizer/encoding/o200k_base';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { asciiPieceEnd, isAscii } from '../ascii-pieces';
 import { countJoinedTokens, countTokens } from '../tokens';
@@ -60,6 +60,14 @@ describe('token counts', () => {
       const joined = parts.join(separator);
       expect({ joined, tokens: countJoinedTokens(counted, separator) }).toEqual({ joined, tokens: countTokens(joined) });
     }
+  });
+
+  it('keeps the tokenizer\'s memory of merged pieces small however many new pieces it counts', () => {
+    // New ids and words reach the tokenizer for as long as the server runs; its own default would keep 100,000 merges.
+    for (let index = 0; index < 30_000; index++) countTokens(`${randomUUID()} ${index.toString(36)}zq`);
+    const tokenizer = o200k as unknown as { bytePairEncodingCoreProcessor: { mergeCache: Map<string, unknown> } };
+    expect(tokenizer.bytePairEncodingCoreProcessor.mergeCache.size).toBeGreaterThan(0);
+    expect(tokenizer.bytePairEncodingCoreProcessor.mergeCache.size).toBeLessThanOrEqual(10_000);
   });
 
   it('counts the sections of a context as the whole', () => {
