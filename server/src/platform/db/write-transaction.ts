@@ -167,7 +167,7 @@ class PipelinedWriteTransaction implements OpenableTransaction {
     markActive(this.runner, true);
     const results = await runBatch(this.runner, [
       { text: 'BEGIN', values: [], name: '' },
-      ...(this.keepsStatements ? [{ text: KEPT_PLAN_SETTINGS, values: [], name: '' }] : []),
+      ...(this.keepsStatements ? [{ text: KEPT_PLAN_SETTINGS, values: [], name: pipelinedName(KEPT_PLAN_SETTINGS) }] : []),
       ...statements.map(({ text, values }) => ({ text, values, name: this.name(text) })),
     ]);
     return results.slice(this.keepsStatements ? 2 : 1).map((result) => result.rows);
