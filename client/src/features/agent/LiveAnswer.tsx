@@ -38,9 +38,12 @@ export function LiveAnswer({ currentTurn, lastEvent, answeringSeq }: LiveAnswerP
   if (currentTurn?.status === 'RUNNING' && watched !== currentTurn.id) setWatched(currentTurn.id);
   const streamed = useRunOutput(watched);
   // Rendering Markdown for every piece would fall behind a fast stream: React skips to the latest.
+  // The deferred text lags a render behind: when the next turn starts it is still the last one's
+  // answer, which must not show as the new one's, so the run it belongs to is deferred with it.
   const shown = useDeferredValue(streamed);
+  const shownRun = useDeferredValue(watched);
   const answering = currentTurn?.id === watched && currentTurn !== null && ['RUNNING', 'SUCCEEDED', 'CANCELLED'].includes(currentTurn.status);
-  if (!answering || !shown || answerLanded(shown, lastEvent, answeringSeq)) return null;
+  if (!answering || shownRun !== watched || !shown || answerLanded(shown, lastEvent, answeringSeq)) return null;
   return (
     <section className="live-answer transcript-event transcript-event-assistant-message" aria-label="The answer so far" aria-busy="true">
       <header className="transcript-event-meta">
