@@ -89,8 +89,7 @@ export async function preparePredecessors(pool: Pool, accountId: string, count: 
 /** Predecessors spread evenly over the accounts, consecutive ones in different accounts. */
 export async function spreadPredecessors(pool: Pool, accountIds: string[], count: number): Promise<Predecessor[]> {
   const perAccount = Math.ceil(count / accountIds.length);
-  const byAccount: Predecessor[][] = [];
-  for (const accountId of accountIds) byAccount.push(await preparePredecessors(pool, accountId, perAccount));
+  const byAccount = await Promise.all(accountIds.map((accountId) => preparePredecessors(pool, accountId, perAccount)));
   return Array.from({ length: count }, (_, index) => byAccount[index % accountIds.length][Math.floor(index / accountIds.length)]);
 }
 

@@ -15,7 +15,6 @@ const SPECIAL_TOKENS_AS_TEXT = { disallowedSpecial: new Set<string>() };
  * them without a lookup in the tokenizer's table of 200,000 entries, which misses the CPU caches.
  */
 const pieceTokens = new Map<string, number>();
-
 const PIECES_KEPT = 8_192;
 const LONGEST_KEPT_PIECE = 32;
 
