@@ -10,10 +10,11 @@ import { GraphQLClient } from './graphql';
 import { log, runOnNewDatabase, startBenchServer } from './harness';
 import { MESSAGE_TEXTS, postOverHttp } from './post-message';
 import { fixed, measure, table } from './stats';
+import { settleCompiler } from './warm-up';
 
 /**
  * Where the server's CPU goes under the load of the main benchmark: the real server in this
- * process, 16 clients over 16 accounts, after a warm-up, with V8's sampling profiler on for the
+ * process, 16 clients over 16 accounts, after the compiler has settled and a warm-up of the section, with V8's sampling profiler on for the
  * measured operations only. Writes the `.cpuprofile` (open it in Chrome DevTools or speedscope)
  * and prints the process's CPU time per operation and the frames with the most self time.
  * CPU time per operation moves much less than throughput on a busy machine: it is the figure to
@@ -85,6 +86,7 @@ async function bench(databaseUrl: string, section: string) {
   const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
   const clients: GraphQLClient[] = [];
   try {
+    await settleCompiler(app, setup, log);
     const accounts = await Promise.all(
       Array.from({ length: CLIENTS }, async (_, index) => {
         const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string } } }>(

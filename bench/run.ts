@@ -13,6 +13,7 @@ import { alternatingMedians, buildChain, lineageInSql, lineageOverHttp } from '.
 import { fixed, measure, ratioCell, spread, table, Throughput } from './stats';
 import { MESSAGE_TEXTS, postInSql, postOverHttp } from './post-message';
 import { loadTurnInSql, prepareTurns, serverTurnLoader } from './turn-context';
+import { settleCompiler } from './warm-up';
 import { DEFAULT_AGENT_CONFIG } from '../server/src/config';
 
 const ROUNDS = 3;
@@ -20,7 +21,10 @@ const CONCURRENCIES = [1, 4, 16];
 const MAX_CLIENTS = Math.max(...CONCURRENCIES);
 /** Continuations timed per round at each concurrency: enough for a p99 without blowing the time budget. */
 const OPERATIONS: Record<number, number> = { 1: 100, 4: 200, 16: 400 };
-/** Continuations each side runs before timing: enough for the JIT to settle, or the first round reads low. */
+/**
+ * Continuations each side runs before timing, after the server's compiler has settled
+ * (`settleCompiler`): they open each side's pooled connections and prepare their statements.
+ */
 const WARMUP_OPERATIONS = 320;
 const LINEAGE_DEPTH = 1000;
 /** Sessions in that lineage, the origin included. */
@@ -57,7 +61,7 @@ type MessageRound = ContinueRound;
 
 /** Messages timed per round at each concurrency. */
 const MESSAGE_OPERATIONS: Record<number, number> = { 1: 200, 4: 400, 16: 800 };
-/** Messages each side posts before timing: a message costs less than a continuation, so the JIT needs more. */
+/** Messages each side posts before timing, as WARMUP_OPERATIONS: a message costs less than a continuation, so more of them. */
 const MESSAGE_WARMUP = 2_000;
 const MESSAGE_TARGET = 0.7;
 
@@ -351,6 +355,7 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
     return account;
   };
   try {
+    await settleCompiler(app, setup, log);
     // The lineage and compile sections have an account of their own; each side of the continueSession
     // measurement has one account per client, as many agents continuing at once would.
     const main = await newAccount('bench');
