@@ -19,9 +19,12 @@ export async function withClient<T>(url: string, work: (client: Client) => Promi
   }
 }
 
+/** Databases this process created, for names of their own. */
+let databasesCreated = 0;
+
 /** A new, empty database of this run beside the one `serverUrl` names, which is never written to. */
 export async function createBenchDatabase(serverUrl: string): Promise<BenchDatabase> {
-  const name = `sc_bench_${Date.now()}_${process.pid}`;
+  const name = `sc_bench_${Date.now()}_${process.pid}_${++databasesCreated}`;
   await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

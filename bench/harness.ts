@@ -9,11 +9,17 @@ import { createBenchDatabase } from './database';
 
 export const log = (message: string) => process.stderr.write(`${message}\n`);
 
+export interface BenchServerOptions {
+  poolSize: number;
+  agent?: Partial<AgentConfig>;
+  webhooks?: WebhookSettings;
+}
+
 /**
  * The real server in this process, as `npm start` runs it, on `databaseUrl`, with the default
  * continuation limits and no agent unless one is given.
  */
-export function startBenchServer(databaseUrl: string, options: { poolSize: number; agent?: Partial<AgentConfig>; webhooks?: WebhookSettings }): Promise<RunningApp> {
+export function startBenchServer(databaseUrl: string, options: BenchServerOptions): Promise<RunningApp> {
   return startApp({
     host: '127.0.0.1',
     port: 0,

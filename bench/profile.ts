@@ -81,12 +81,12 @@ async function profiled<T>(name: string, work: () => Promise<T>): Promise<{ resu
 }
 
 async function bench(databaseUrl: string, section: string) {
+  await settleCompiler(databaseUrl, log);
   const app = await startBenchServer(databaseUrl, { poolSize: CLIENTS, agent: { provider: 'builtin', concurrency: 0 } });
   const setup = new Pool({ connectionString: databaseUrl, max: 2 });
   const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
   const clients: GraphQLClient[] = [];
   try {
-    await settleCompiler(app, setup, log);
     const accounts = await Promise.all(
       Array.from({ length: CLIENTS }, async (_, index) => {
         const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string } } }>(

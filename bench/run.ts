@@ -341,6 +341,7 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
   const loadAverage = loadavg()[0].toFixed(1);
   // Every message queues the agent's turn, as with an agent configured, but no worker of this
   // process executes runs (as an API-only process): the raw sides write the runs as queued too.
+  await settleCompiler(databaseUrl, log);
   const app = await startBenchServer(databaseUrl, { poolSize: MAX_CLIENTS, agent: { provider: 'builtin', concurrency: 0 } });
   const setup = new Pool({ connectionString: databaseUrl, max: 2 });
   const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
@@ -355,7 +356,6 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
     return account;
   };
   try {
-    await settleCompiler(app, setup, log);
     // The lineage and compile sections have an account of their own; each side of the continueSession
     // measurement has one account per client, as many agents continuing at once would.
     const main = await newAccount('bench');

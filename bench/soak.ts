@@ -5,6 +5,7 @@ import { Pool } from 'pg';
 import type { RunningApp } from '../server/src/app';
 import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, readManifestTemplate, spreadPredecessors } from './continue-session';
 import { log, runOnNewDatabase, startBenchServer } from './harness';
+import { settleCompiler } from './warm-up';
 import { GraphQLClient } from './graphql';
 import { MESSAGE_TEXTS, postOverHttp } from './post-message';
 import { fixed, measure, median, table, Throughput } from './stats';
@@ -26,7 +27,10 @@ const ACCOUNTS = 64;
 /** Messages a predecessor receives before it is continued, and its successor after. */
 const MESSAGES_BEFORE = 4;
 const MESSAGES_AFTER = 3;
-/** Operations of each kind before the first window, so that it measures compiled code. */
+/**
+ * Operations of each kind before the first window, once the compiler has settled
+ * (`settleCompiler`, on a database of its own): they open the pooled connections on both sides.
+ */
 const WARMUP = 320;
 const FLAT_TARGET = 0.8;
 const RAW_TARGET = 0.6;
@@ -153,7 +157,9 @@ async function newAccounts(app: RunningApp, prefix: string): Promise<Account[]> 
 async function soak(databaseUrl: string) {
   const loadAverage = loadavg()[0].toFixed(1);
   // No agent answers: every predecessor stays at a turn boundary, ready to be continued.
-  const app = await startBenchServer(databaseUrl, { poolSize: CLIENTS });
+  const server = { poolSize: CLIENTS };
+  await settleCompiler(databaseUrl, log, server);
+  const app = await startBenchServer(databaseUrl, server);
   const accounts = await newAccounts(app, 'soak');
   const rawAccounts = await newAccounts(app, 'soak raw');
   const raw: RawSide = { pool: new Pool({ connectionString: databaseUrl, max: CLIENTS, pipeline: true }), accountIds: rawAccounts.map(({ id }) => id) };

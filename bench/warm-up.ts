@@ -1,7 +1,8 @@
 import { Pool } from 'pg';
-import type { RunningApp } from '../server/src/app';
 import { continueOverHttp, preparePredecessors, spreadPredecessors } from './continue-session';
+import { createBenchDatabase } from './database';
 import { GraphQLClient } from './graphql';
+import { BenchServerOptions, startBenchServer } from './harness';
 import { MESSAGE_TEXTS, postOverHttp } from './post-message';
 import { measure } from './stats';
 
@@ -17,11 +18,20 @@ const MESSAGES = 8_000;
 const CLIENTS = 16;
 
 /**
- * Brings the server's compiled code to its steady state: the busiest paths at 16 clients, in
- * accounts of their own (500 continuations each, under the policy's 600 a minute), so that the
- * accounts measured afterwards start with no recent continuations.
+ * Brings this process's compiled code to its steady state before a benchmark starts its server:
+ * the busiest paths at 16 clients (500 continuations an account, under the policy's 600 a
+ * minute), served by a server of the benchmark's settings on a database of its own, dropped afterwards.
+ * The code stays compiled for the servers this process starts next, and the benchmark's own
+ * database starts as empty as a new deployment's.
  */
-export async function settleCompiler(app: RunningApp, setup: Pool, log: (message: string) => void): Promise<void> {
+export async function settleCompiler(
+  databaseUrl: string,
+  log: (message: string) => void,
+  server: BenchServerOptions = { poolSize: CLIENTS, agent: { provider: 'builtin', concurrency: 0 } },
+): Promise<void> {
+  const scratch = await createBenchDatabase(databaseUrl);
+  const app = await startBenchServer(scratch.url, server);
+  const setup = new Pool({ connectionString: scratch.url, max: 2 });
   const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
   const clients: GraphQLClient[] = [];
   try {
@@ -48,5 +58,8 @@ export async function settleCompiler(app: RunningApp, setup: Pool, log: (message
     });
   } finally {
     [admin, ...clients].forEach((client) => client.close());
+    await setup.end();
+    await app.close();
+    await scratch.drop();
   }
 }
