@@ -6,6 +6,7 @@ import { AgentConfig, DEFAULT_AGENT_CONFIG } from '../server/src/config';
 import { DEFAULT_CONTINUATION_POLICY } from '../server/src/modules/continuation/continuations.service';
 import type { WebhookSettings } from '../server/src/modules/webhooks/webhooks';
 import { createBenchDatabase } from './database';
+import { GraphQLClient } from './graphql';
 
 export const log = (message: string) => process.stderr.write(`${message}\n`);
 
@@ -38,6 +39,30 @@ export function startBenchServer(databaseUrl: string, options: BenchServerOption
     // One key drives the whole load: a per-key rate would measure the limit, not the server.
     rateLimits: { signInFailures: 20, signInWindowSeconds: 60, keyRequests: 0, keyWindowSeconds: 60 },
   });
+}
+
+/** An account a benchmark works in, with a client speaking for it. */
+export interface BenchAccount {
+  id: string;
+  client: GraphQLClient;
+}
+
+/** `count` new accounts named `${prefix} 1` and on, created through the API with the bootstrap key. */
+export async function createBenchAccounts(app: RunningApp, count: number, prefix: string): Promise<BenchAccount[]> {
+  const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
+  try {
+    return await Promise.all(
+      Array.from({ length: count }, async (_, index) => {
+        const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string } } }>(
+          'mutation ($name: String!) { createAccount(name: $name) { apiKey account { id } } }',
+          { name: `${prefix} ${index + 1}` },
+        );
+        return { id: createAccount.account.id, client: new GraphQLClient(app.url, createAccount.apiKey) };
+      }),
+    );
+  } finally {
+    admin.close();
+  }
 }
 
 /**

@@ -6,19 +6,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { continueOverHttp, preparePredecessors, Predecessor } from './continue-session';
-import { GraphQLClient } from './graphql';
-import { log, runOnNewDatabase, startBenchServer } from './harness';
+import { BenchAccount, createBenchAccounts, log, runOnNewDatabase, startBenchServer } from './harness';
 import { MESSAGE_TEXTS, postOverHttp } from './post-message';
 import { fixed, measure, table } from './stats';
 import { settleCompiler } from './warm-up';
 
 /**
  * Where the server's CPU goes under the load of the main benchmark: the real server in this
- * process, 16 clients over 16 accounts, after the compiler has settled and a warm-up of the section, with V8's sampling profiler on for the
- * measured operations only. Writes the `.cpuprofile` (open it in Chrome DevTools or speedscope)
- * and prints the process's CPU time per operation and the frames with the most self time.
- * CPU time per operation moves much less than throughput on a busy machine: it is the figure to
- * compare before and after a change (the profile says where it went).
+ * process, 16 clients over 16 accounts, once the compiler has settled and after a warm-up, with
+ * V8's sampling profiler on for the measured operations only. Writes the `.cpuprofile` (open it
+ * in Chrome DevTools or speedscope) and prints the process's CPU time per operation and the frames
+ * with the most self time. CPU time per operation moves much less than throughput on a busy
+ * machine: it is the figure to compare before and after a change (the profile says where it went).
  */
 const CLIENTS = 16;
 const SECTIONS = ['continue', 'message'];
@@ -84,20 +83,9 @@ async function bench(databaseUrl: string, section: string) {
   await settleCompiler(databaseUrl, log);
   const app = await startBenchServer(databaseUrl, { poolSize: CLIENTS, agent: { provider: 'builtin', concurrency: 0 } });
   const setup = new Pool({ connectionString: databaseUrl, max: 2 });
-  const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
-  const clients: GraphQLClient[] = [];
+  const accounts: BenchAccount[] = [];
   try {
-    const accounts = await Promise.all(
-      Array.from({ length: CLIENTS }, async (_, index) => {
-        const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string } } }>(
-          'mutation ($name: String!) { createAccount(name: $name) { apiKey account { id } } }',
-          { name: `profile ${index + 1}` },
-        );
-        const client = new GraphQLClient(app.url, createAccount.apiKey);
-        clients.push(client);
-        return { id: createAccount.account.id, client };
-      }),
-    );
+    accounts.push(...(await createBenchAccounts(app, CLIENTS, 'profile')));
     const clientOf = (predecessor: Predecessor) => accounts.find((account) => account.id === predecessor.accountId)!.client;
     const total = WARMUP[section] + OPERATIONS[section];
     // Predecessors (or sessions to write in) spread over the accounts, consecutive ones in different accounts.
@@ -132,7 +120,7 @@ async function bench(databaseUrl: string, section: string) {
       ),
     );
   } finally {
-    [admin, ...clients].forEach((client) => client.close());
+    accounts.forEach((account) => account.client.close());
     await setup.end();
     await app.close();
   }

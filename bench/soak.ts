@@ -2,11 +2,9 @@ import './production';
 import 'reflect-metadata';
 import { cpus, loadavg } from 'node:os';
 import { Pool } from 'pg';
-import type { RunningApp } from '../server/src/app';
 import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, readManifestTemplate, spreadPredecessors } from './continue-session';
-import { log, runOnNewDatabase, startBenchServer } from './harness';
+import { BenchAccount, createBenchAccounts, log, runOnNewDatabase, startBenchServer } from './harness';
 import { settleCompiler } from './warm-up';
-import { GraphQLClient } from './graphql';
 import { MESSAGE_TEXTS, postOverHttp } from './post-message';
 import { fixed, measure, median, table, Throughput } from './stats';
 
@@ -34,11 +32,6 @@ const MESSAGES_AFTER = 3;
 const WARMUP = 320;
 const FLAT_TARGET = 0.8;
 const RAW_TARGET = 0.6;
-
-interface Account {
-  id: string;
-  client: GraphQLClient;
-}
 
 interface Window {
   events: number;
@@ -75,7 +68,7 @@ function merged(batches: Throughput[], counts: number[]): Throughput {
   };
 }
 
-async function createSessions(accounts: Account[], count: number): Promise<Predecessor[]> {
+async function createSessions(accounts: BenchAccount[], count: number): Promise<Predecessor[]> {
   const sessions: Predecessor[] = new Array(count);
   await measure(CLIENTS, count, async (index) => {
     const account = accounts[index % accounts.length];
@@ -89,7 +82,7 @@ async function createSessions(accounts: Account[], count: number): Promise<Prede
 }
 
 /** `perSession` messages to each session, one round over all sessions at a time. */
-async function postMessages(accounts: Account[], sessions: Predecessor[], perSession: number): Promise<Throughput> {
+async function postMessages(accounts: BenchAccount[], sessions: Predecessor[], perSession: number): Promise<Throughput> {
   const clientOf = (session: Predecessor) => accounts.find((account) => account.id === session.accountId)!.client;
   const rounds: Throughput[] = [];
   for (let round = 0; round < perSession; round++) {
@@ -116,7 +109,7 @@ interface RawSide {
 }
 
 /** One window: predecessors written to and continued, successors written to, their lineage read. */
-async function serveWindow(accounts: Account[], raw: RawSide, size: number): Promise<Omit<Window, 'events' | 'rssMb' | 'heapMb'>> {
+async function serveWindow(accounts: BenchAccount[], raw: RawSide, size: number): Promise<Omit<Window, 'events' | 'rssMb' | 'heapMb'>> {
   const clientOf = (session: Predecessor) => accounts.find((account) => account.id === session.accountId)!.client;
   const handWritten = await spreadPredecessors(raw.pool, raw.accountIds, size);
   const predecessors = await createSessions(accounts, size);
@@ -137,31 +130,14 @@ async function serveWindow(accounts: Account[], raw: RawSide, size: number): Pro
   return { continueSession, rawContinue, postMessage, lineage };
 }
 
-async function newAccounts(app: RunningApp, prefix: string): Promise<Account[]> {
-  const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
-  try {
-    return await Promise.all(
-      Array.from({ length: ACCOUNTS }, async (_, index) => {
-        const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string } } }>(
-          'mutation ($name: String!) { createAccount(name: $name) { apiKey account { id } } }',
-          { name: `${prefix} ${index + 1}` },
-        );
-        return { id: createAccount.account.id, client: new GraphQLClient(app.url, createAccount.apiKey) };
-      }),
-    );
-  } finally {
-    admin.close();
-  }
-}
-
 async function soak(databaseUrl: string) {
   const loadAverage = loadavg()[0].toFixed(1);
   // No agent answers: every predecessor stays at a turn boundary, ready to be continued.
   const server = { poolSize: CLIENTS };
   await settleCompiler(databaseUrl, log, server);
   const app = await startBenchServer(databaseUrl, server);
-  const accounts = await newAccounts(app, 'soak');
-  const rawAccounts = await newAccounts(app, 'soak raw');
+  const accounts = await createBenchAccounts(app, ACCOUNTS, 'soak');
+  const rawAccounts = await createBenchAccounts(app, ACCOUNTS, 'soak raw');
   const raw: RawSide = { pool: new Pool({ connectionString: databaseUrl, max: CLIENTS, pipeline: true }), accountIds: rawAccounts.map(({ id }) => id) };
   rawAccounts.forEach((account) => account.client.close());
   const stats = new Pool({ connectionString: databaseUrl, max: 1 });

@@ -1,16 +1,15 @@
 import { Pool } from 'pg';
 import { continueOverHttp, preparePredecessors, spreadPredecessors } from './continue-session';
 import { createBenchDatabase } from './database';
-import { GraphQLClient } from './graphql';
-import { BenchServerOptions, startBenchServer } from './harness';
+import { BenchAccount, BenchServerOptions, createBenchAccounts, startBenchServer } from './harness';
 import { MESSAGE_TEXTS, postOverHttp } from './post-message';
 import { measure } from './stats';
 
 /**
  * Continuations and messages the server serves before anything is measured. V8's optimizing
  * compiler keeps compiling the server's code on its own threads for a while after start: under
- * continuations at 16 clients it took 23% of a core in the first ten seconds, 9% in the third,
- * 4% in the fifth (some 10,000 continuations in). A few hundred operations leave a measurement
+ * continuations at 16 clients it took 19% and 23% of a core in the first two ten-second windows,
+ * then 9%, 5% and 4% (some 10,000 continuations in). A few hundred operations leave a measurement
  * paying for that compiling, which a server that has been up a minute no longer does.
  */
 const CONTINUATIONS = 8_000;
@@ -32,20 +31,9 @@ export async function settleCompiler(
   const scratch = await createBenchDatabase(databaseUrl);
   const app = await startBenchServer(scratch.url, server);
   const setup = new Pool({ connectionString: scratch.url, max: 2 });
-  const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
-  const clients: GraphQLClient[] = [];
+  const accounts: BenchAccount[] = [];
   try {
-    const accounts = await Promise.all(
-      Array.from({ length: CLIENTS }, async (_, index) => {
-        const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string } } }>(
-          'mutation ($name: String!) { createAccount(name: $name) { apiKey account { id } } }',
-          { name: `warm-up ${index + 1}` },
-        );
-        const client = new GraphQLClient(app.url, createAccount.apiKey);
-        clients.push(client);
-        return { id: createAccount.account.id, client };
-      }),
-    );
+    accounts.push(...(await createBenchAccounts(app, CLIENTS, 'warm-up')));
     const clientOf = (accountId: string) => accounts.find((account) => account.id === accountId)!.client;
     const predecessors = await spreadPredecessors(setup, accounts.map(({ id }) => id), CONTINUATIONS);
     const sessions = (await Promise.all(accounts.map(({ id }) => preparePredecessors(setup, id, 4)))).flat();
@@ -57,7 +45,7 @@ export async function settleCompiler(
       return postOverHttp(clientOf(session.accountId), session.id, MESSAGE_TEXTS[index % MESSAGE_TEXTS.length]);
     });
   } finally {
-    [admin, ...clients].forEach((client) => client.close());
+    accounts.forEach((account) => account.client.close());
     await setup.end();
     await app.close();
     await scratch.drop();
