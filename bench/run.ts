@@ -339,9 +339,9 @@ async function measureRound(round: number, databaseUrl: string, prepared: Prepar
 async function bench(databaseUrl: string, sections: Set<Section>) {
   // The machine may be shared: the report says how busy it was.
   const loadAverage = loadavg()[0].toFixed(1);
+  await settleCompiler(databaseUrl, log);
   // Every message queues the agent's turn, as with an agent configured, but no worker of this
   // process executes runs (as an API-only process): the raw sides write the runs as queued too.
-  await settleCompiler(databaseUrl, log);
   const app = await startBenchServer(databaseUrl, { poolSize: MAX_CLIENTS, agent: { provider: 'builtin', concurrency: 0 } });
   const setup = new Pool({ connectionString: databaseUrl, max: 2 });
   const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);

@@ -19,9 +19,9 @@ const CLIENTS = 16;
 /**
  * Brings this process's compiled code to its steady state before a benchmark starts its server:
  * the busiest paths at 16 clients (500 continuations an account, under the policy's 600 a
- * minute), served by a server of the benchmark's settings on a database of its own, dropped afterwards.
- * The code stays compiled for the servers this process starts next, and the benchmark's own
- * database starts as empty as a new deployment's.
+ * minute), served by a server of the benchmark's settings on a database of its own, dropped
+ * afterwards. The code stays compiled for the servers this process starts next, and the
+ * benchmark's own database starts as empty as a new deployment's.
  */
 export async function settleCompiler(
   databaseUrl: string,
