@@ -44,20 +44,24 @@ export function startBenchServer(databaseUrl: string, options: BenchServerOption
 /** An account a benchmark works in, with a client speaking for it. */
 export interface BenchAccount {
   id: string;
+  name: string;
   client: GraphQLClient;
 }
 
-/** `count` new accounts named `${prefix} 1` and on, created through the API with the bootstrap key. */
-export async function createBenchAccounts(app: RunningApp, count: number, prefix: string): Promise<BenchAccount[]> {
+/** `${prefix} 1` to `${prefix} ${count}`: names of accounts that do the same work. */
+export const numberedNames = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `${prefix} ${index + 1}`);
+
+/** A new account for each name, created through the API with the bootstrap key. */
+export async function createBenchAccounts(app: RunningApp, names: string[]): Promise<BenchAccount[]> {
   const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
   try {
     return await Promise.all(
-      Array.from({ length: count }, async (_, index) => {
-        const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string } } }>(
-          'mutation ($name: String!) { createAccount(name: $name) { apiKey account { id } } }',
-          { name: `${prefix} ${index + 1}` },
+      names.map(async (name) => {
+        const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string; name: string } } }>(
+          'mutation ($name: String!) { createAccount(name: $name) { apiKey account { id name } } }',
+          { name },
         );
-        return { id: createAccount.account.id, client: new GraphQLClient(app.url, createAccount.apiKey) };
+        return { ...createAccount.account, client: new GraphQLClient(app.url, createAccount.apiKey) };
       }),
     );
   } finally {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { continueOverHttp, preparePredecessors, Predecessor } from './continue-session';
-import { BenchAccount, createBenchAccounts, log, runOnNewDatabase, startBenchServer } from './harness';
+import { BenchAccount, createBenchAccounts, log, numberedNames, runOnNewDatabase, startBenchServer } from './harness';
 import { MESSAGE_TEXTS, postOverHttp } from './post-message';
 import { fixed, measure, table } from './stats';
 import { settleCompiler } from './warm-up';
@@ -85,7 +85,7 @@ async function bench(databaseUrl: string, section: string) {
   const setup = new Pool({ connectionString: databaseUrl, max: 2 });
   const accounts: BenchAccount[] = [];
   try {
-    accounts.push(...(await createBenchAccounts(app, CLIENTS, 'profile')));
+    accounts.push(...(await createBenchAccounts(app, numberedNames('profile', CLIENTS))));
     const clientOf = (predecessor: Predecessor) => accounts.find((account) => account.id === predecessor.accountId)!.client;
     const total = WARMUP[section] + OPERATIONS[section];
     // Predecessors (or sessions to write in) spread over the accounts, consecutive ones in different accounts.

@@ -6,7 +6,7 @@ import type { RunningApp } from '../server/src/app';
 import type { RunEntity } from '../server/src/modules/conversation/run.entity';
 import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, preparePredecessors, readManifestTemplate, spreadPredecessors } from './continue-session';
 import { closeRawPools, rawThroughput, withClient } from './database';
-import { log, runOnNewDatabase, startBenchServer } from './harness';
+import { BenchAccount, createBenchAccounts, log, numberedNames, runOnNewDatabase, startBenchServer } from './harness';
 import { GraphQLClient } from './graphql';
 import { benchCompile, reportCompile } from './compile';
 import { alternatingMedians, buildChain, lineageInSql, lineageOverHttp } from './lineage';
@@ -90,13 +90,6 @@ function dispenser(predecessors: Predecessor[]) {
     next += count;
     return predecessors.slice(next - count, next);
   };
-}
-
-/** An account the benchmark works in, with a client speaking for it. */
-interface BenchAccount {
-  id: string;
-  name: string;
-  client: GraphQLClient;
 }
 
 /** Predecessors for both sides, after a warm-up of each that also sizes the report's per-request counts. */
@@ -344,29 +337,24 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
   // process executes runs (as an API-only process): the raw sides write the runs as queued too.
   const app = await startBenchServer(databaseUrl, { poolSize: MAX_CLIENTS, agent: { provider: 'builtin', concurrency: 0 } });
   const setup = new Pool({ connectionString: databaseUrl, max: 2 });
-  const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
   const accounts: BenchAccount[] = [];
-  const newAccount = async (name: string) => {
-    const { createAccount } = await admin.data<{ createAccount: { apiKey: string; account: { id: string; name: string } } }>(
-      'mutation ($name: String!) { createAccount(name: $name) { apiKey account { id name } } }',
-      { name },
-    );
-    const account = { ...createAccount.account, client: new GraphQLClient(app.url, createAccount.apiKey) };
-    accounts.push(account);
-    return account;
+  const newAccounts = async (names: string[]) => {
+    const created = await createBenchAccounts(app, names);
+    accounts.push(...created);
+    return created;
   };
   try {
     // The lineage and compile sections have an account of their own; each side of the continueSession
     // measurement has one account per client, as many agents continuing at once would.
-    const main = await newAccount('bench');
+    const [main] = await newAccounts(['bench']);
     const { client, id: accountId } = main;
     const continuation = sections.has('continue')
       ? await prepareContinuations(
           app,
           setup,
           databaseUrl,
-          await Promise.all(Array.from({ length: MAX_CLIENTS }, (_, index) => newAccount(`bench server ${index + 1}`))),
-          await Promise.all(Array.from({ length: MAX_CLIENTS }, (_, index) => newAccount(`bench raw ${index + 1}`))),
+          await newAccounts(numberedNames('bench server', MAX_CLIENTS)),
+          await newAccounts(numberedNames('bench raw', MAX_CLIENTS)),
         )
       : null;
     const lineage = sections.has('lineage') ? await prepareLineage(app, client, setup, accountId) : null;
@@ -375,11 +363,11 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
           app,
           setup,
           databaseUrl,
-          await Promise.all(Array.from({ length: MAX_CLIENTS }, (_, index) => newAccount(`bench messages server ${index + 1}`))),
-          await Promise.all(Array.from({ length: MAX_CLIENTS }, (_, index) => newAccount(`bench messages raw ${index + 1}`))),
+          await newAccounts(numberedNames('bench messages server', MAX_CLIENTS)),
+          await newAccounts(numberedNames('bench messages raw', MAX_CLIENTS)),
         )
       : null;
-    const turns = sections.has('turn') ? await prepareTurnLoads(app, setup, databaseUrl, await newAccount('bench turns')) : null;
+    const turns = sections.has('turn') ? await prepareTurnLoads(app, setup, databaseUrl, (await newAccounts(['bench turns']))[0]) : null;
     const results: RoundResults = { turnRounds: [], messageRounds: [], continueRounds: [], lineageRounds: [] };
     for (let round = 1; round <= ROUNDS; round++) {
       await measureRound(round, databaseUrl, { continuation, messages, turns, lineage, client, accountId }, results);
@@ -396,7 +384,7 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
     if (lineage) reportLineage(lineageRounds, lineage.lineageQueries);
     if (compile) reportCompile(compile);
   } finally {
-    [admin, ...accounts.map((account) => account.client)].forEach((client) => client.close());
+    accounts.forEach((account) => account.client.close());
     await Promise.all([setup.end(), closeRawPools()]);
     await app.close();
   }

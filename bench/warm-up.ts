@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 import { continueOverHttp, preparePredecessors, spreadPredecessors } from './continue-session';
 import { createBenchDatabase } from './database';
-import { BenchAccount, BenchServerOptions, createBenchAccounts, startBenchServer } from './harness';
+import { BenchAccount, BenchServerOptions, createBenchAccounts, numberedNames, startBenchServer } from './harness';
 import { MESSAGE_TEXTS, postOverHttp } from './post-message';
 import { measure } from './stats';
 
@@ -33,7 +33,7 @@ export async function settleCompiler(
   const setup = new Pool({ connectionString: scratch.url, max: 2 });
   const accounts: BenchAccount[] = [];
   try {
-    accounts.push(...(await createBenchAccounts(app, CLIENTS, 'warm-up')));
+    accounts.push(...(await createBenchAccounts(app, numberedNames('warm-up', CLIENTS))));
     const clientOf = (accountId: string) => accounts.find((account) => account.id === accountId)!.client;
     const predecessors = await spreadPredecessors(setup, accounts.map(({ id }) => id), CONTINUATIONS);
     const sessions = (await Promise.all(accounts.map(({ id }) => preparePredecessors(setup, id, 4)))).flat();
