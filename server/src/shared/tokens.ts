@@ -104,22 +104,28 @@ function lastBoundary(text: string): number {
 /**
  * The tokens of `parts` joined by `separator`, exactly as `countTokens` of the joined text, but
  * tokenizing only around the seams: each part is cut at its first and last token boundary, its
- * middle keeps the count it had alone, and only its ends are counted again with the separator.
+ * middle keeps the count it had alone, and only the stretches between cuts are counted again, with
+ * the separators in them. A part without a boundary (a closing tag, say) cannot be cut: it lies
+ * whole in the stretch around it, and the parts beside it still keep their middles.
  */
 export function countJoinedTokens(parts: CountedText[], separator: string): number {
-  if (parts.length === 0) return 0;
-  const cuts = parts.map(({ text }) => ({ first: firstBoundary(text), last: lastBoundary(text) }));
-  if (cuts.some(({ first }) => first < 0)) return countTokens(parts.map(({ text }) => text).join(separator));
   let total = 0;
+  // The text since the last cut, not counted yet; null before the first part.
+  let stretch: string | null = null;
   for (const [index, { text, tokens }] of parts.entries()) {
-    const { first, last } = cuts[index];
-    total += tokens;
-    if (index > 0) total -= countTokens(text.slice(0, first));
+    const first = firstBoundary(text);
+    if (first < 0) {
+      stretch = stretch === null ? text : stretch + separator + text;
+      continue;
+    }
+    const head = text.slice(0, first);
+    // The part's own count holds its head; a head after a stretch is counted with that stretch instead.
+    total += stretch === null ? tokens : tokens - countTokens(head) + countTokens(stretch + separator + head);
+    stretch = null;
     if (index < parts.length - 1) {
-      const tail = text.slice(last);
-      const nextHead = parts[index + 1].text.slice(0, cuts[index + 1].first);
-      total += countTokens(tail + separator + nextHead) - countTokens(tail);
+      stretch = text.slice(lastBoundary(text));
+      total -= countTokens(stretch);
     }
   }
-  return total;
+  return stretch === null ? total : total + countTokens(stretch);
 }

@@ -47,17 +47,21 @@ describe('token counts', () => {
   it('counts joined parts exactly as counting the joined text, whatever meets at the seams', () => {
     const next = random(20261130);
     const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)];
-    for (let trial = 0; trial < 6_000; trial++) {
-      const short = trial % 2 === 0;
-      const parts = Array.from({ length: 1 + Math.floor(next() * 5) }, () =>
-        short
-          ? // A word and a space in the middle, so that the part has a cut point and the seams are worked out.
-            `${Array.from({ length: Math.floor(next() * 6) }, () => pick(EDGES)).join('')}ab ${Array.from({ length: Math.floor(next() * 6) }, () => pick(EDGES)).join('')}`
-          : Array.from({ length: Math.floor(next() * 30) }, () => pick(FRAGMENTS)).join(pick(['', ' ', ''])),
-      );
+    const edges = (max: number) => Array.from({ length: Math.floor(next() * max) }, () => pick(EDGES)).join('');
+    const parts = {
+      // A word and a space in the middle, so that the part has a cut point and the seams are worked out.
+      cut: () => `${edges(6)}ab ${edges(6)}`,
+      // No white space: nothing to cut at (as in a closing tag), so the part lies whole in a seam.
+      whole: () => Array.from({ length: 1 + Math.floor(next() * 4) }, () => pick(EDGES.filter((edge) => !/\s/.test(edge)))).join(''),
+      mixed: () => Array.from({ length: Math.floor(next() * 30) }, () => pick(FRAGMENTS)).join(pick(['', ' ', ''])),
+    };
+    for (let trial = 0; trial < 9_000; trial++) {
+      // One kind of part per trial, or any kind for each part, uncuttable ones among cuttable ones.
+      const kinds = [['cut'], ['mixed'], ['cut', 'whole', 'mixed']][trial % 3] as (keyof typeof parts)[];
+      const texts = Array.from({ length: 1 + Math.floor(next() * 5) }, () => parts[pick(kinds)]());
       const separator = pick(SEPARATORS);
-      const counted = parts.map((text) => ({ text, tokens: countTokens(text) }));
-      const joined = parts.join(separator);
+      const counted = texts.map((text) => ({ text, tokens: countTokens(text) }));
+      const joined = texts.join(separator);
       expect({ joined, tokens: countJoinedTokens(counted, separator) }).toEqual({ joined, tokens: countTokens(joined) });
     }
   });
