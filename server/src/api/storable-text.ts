@@ -6,7 +6,8 @@ import { failureError } from '../shared/graphql/errors';
 
 /** The refusal of arguments holding text the database cannot store, or null. */
 function unstorableArguments(args: Record<string, unknown>): OperationFailure | null {
-  const details = Object.entries(args).flatMap(([name, value]) => unstorableText(value, [name]));
+  // Each argument is addressed by its name: the paths start there.
+  const details = unstorableText(args, []);
   if (details.length === 0) return null;
   return { code: ErrorCode.INVALID_INPUT, message: `${details[0].path.join('.')}: ${details[0].message}`, details };
 }

@@ -13,12 +13,17 @@ export const UNSTORABLE_TEXT_MESSAGE = 'Text must not contain NUL characters or 
  * at any depth, addressed by its path below `path`.
  */
 export function unstorableText(value: unknown, path: string[]): ErrorDetail[] {
+  // Every argument of every request passes here: storable text, the usual case, allocates nothing.
+  return holdsUnstorable(value) ? unstorableAt(value, path) : [];
+}
+
+function unstorableAt(value: unknown, path: string[]): ErrorDetail[] {
   if (typeof value === 'string') return UNSTORABLE.test(value) ? [{ path, message: UNSTORABLE_TEXT_MESSAGE }] : [];
-  if (Array.isArray(value)) return value.flatMap((item, index) => unstorableText(item, [...path, String(index)]));
+  if (Array.isArray(value)) return value.flatMap((item, index) => unstorableAt(item, [...path, String(index)]));
   if (value === null || typeof value !== 'object' || value instanceof Date) return [];
   return Object.entries(value).flatMap(([key, item]) => [
     ...(UNSTORABLE.test(key) ? [{ path: [...path, key], message: UNSTORABLE_TEXT_MESSAGE }] : []),
-    ...unstorableText(item, [...path, key]),
+    ...unstorableAt(item, [...path, key]),
   ]);
 }
 
@@ -35,9 +40,13 @@ export function storableText(text: string): string {
 
 function holdsUnstorable(value: unknown): boolean {
   if (typeof value === 'string') return UNSTORABLE.test(value);
-  if (Array.isArray(value)) return value.some(holdsUnstorable);
   if (value === null || typeof value !== 'object' || value instanceof Date) return false;
-  return Object.entries(value).some(([key, item]) => UNSTORABLE.test(key) || holdsUnstorable(item));
+  if (Array.isArray(value)) return value.some(holdsUnstorable);
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (Object.hasOwn(record, key) && (UNSTORABLE.test(key) || holdsUnstorable(record[key]))) return true;
+  }
+  return false;
 }
 
 /** `storableText` of every string and key in a JSON-like value, at any depth; the value itself when nothing needs mending. */

@@ -8,7 +8,7 @@ interface ColumnMapping {
 }
 
 /** Per entity, its columns as raw rows name them: worked out once, since a lineage maps a thousand rows at a time. */
-const mappings = new WeakMap<object, { target: new () => unknown; columns: ColumnMapping[] }>();
+const mappings = new WeakMap<object, { target: new () => unknown; columns: ColumnMapping[]; selectLists: Map<string, string> }>();
 
 function mappingOf(manager: EntityManager, target: EntityTarget<ObjectLiteral>) {
   const metadata = manager.connection.getMetadata(target);
@@ -21,17 +21,23 @@ function mappingOf(manager: EntityManager, target: EntityTarget<ObjectLiteral>) 
         propertyName: column.propertyName,
         isTimestamp: column.type === 'timestamptz' || column.type === 'timestamp with time zone',
       })),
+      selectLists: new Map(),
     };
     mappings.set(metadata, mapping);
   }
   return mapping;
 }
 
-/** The table's columns as a SELECT list, e.g. `event.id, event.seq, ...` with `alias`. */
+/** The table's columns as a SELECT list, e.g. `event.id, event.seq, ...` with `alias`: written once per alias, as hot statements name them on every call. */
 export function columnList(manager: EntityManager, target: EntityTarget<ObjectLiteral>, alias?: string): string {
-  return mappingOf(manager, target)
-    .columns.map(({ databaseName }) => (alias ? `${alias}.${databaseName}` : databaseName))
-    .join(', ');
+  const { columns, selectLists } = mappingOf(manager, target);
+  const key = alias ?? '';
+  let list = selectLists.get(key);
+  if (list === undefined) {
+    list = columns.map(({ databaseName }) => (alias ? `${alias}.${databaseName}` : databaseName)).join(', ');
+    selectLists.set(key, list);
+  }
+  return list;
 }
 
 /**
