@@ -102,17 +102,25 @@ async function jsonBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/** Serves a request without Apollo Server when it can (see `directExecution`); false when it did not. */
+export type DirectHandler<TContext> = (req: IncomingMessage, res: ServerResponse, body: unknown, context: () => Promise<TContext>) => Promise<boolean>;
+
 /**
- * GraphQL over HTTP on Node's own request and response: the body is read and parsed here and
- * handed to Apollo Server, without a web framework in the way of the busiest path.
+ * GraphQL over HTTP on Node's own request and response: the body is read and parsed here, served
+ * by `direct` when it can, else handed to Apollo Server, without a web framework in the way of the
+ * busiest path. The context is made once, whichever serves the request.
  */
 export function graphqlOverHttp<TContext extends BaseContext>(
   apollo: ApolloServer<TContext>,
   context: (req: IncomingMessage) => Promise<TContext>,
+  direct: DirectHandler<TContext>,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     try {
       const body = await jsonBody(req);
+      let made: Promise<TContext> | undefined;
+      const contextOnce = () => (made ??= context(req));
+      if (await direct(req, res, body, contextOnce)) return;
       const headers = new HeaderMap();
       for (const [name, value] of Object.entries(req.headers)) {
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
@@ -120,7 +128,7 @@ export function graphqlOverHttp<TContext extends BaseContext>(
       const query = req.url!.indexOf('?');
       const response = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method: req.method!.toUpperCase(), headers, search: query < 0 ? '' : req.url!.slice(query), body },
-        context: () => context(req),
+        context: contextOnce,
       });
       for (const [name, value] of response.headers) res.setHeader(name, value);
       res.statusCode = response.status ?? 200;

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { RequestHandler } from 'express';
+import type { GraphQLFormattedError, OperationDefinitionNode } from 'graphql';
 import { bearerKey } from './bearer';
 import { metrics, metricsRegistry, operationNameLabel } from '../observability/metrics';
 
@@ -38,16 +39,23 @@ export function metricsRoute(token: string | undefined): RequestHandler {
   };
 }
 
-/** Each GraphQL operation over HTTP, timed once at its end: no per-field hooks. */
+/** Times a GraphQL operation over HTTP; the returned function records it, once, at its end. */
+export function timeOperation(): (operation: OperationDefinitionNode | null | undefined, errors: readonly GraphQLFormattedError[] | undefined) => void {
+  const end = metrics.graphqlOperations.startTimer();
+  return (operation, errors) => {
+    const outcome = !errors?.length ? 'ok' : errors.some((error) => error.extensions?.code === 'INTERNAL_SERVER_ERROR') ? 'internal_error' : 'error';
+    end({ operation_name: operationNameLabel(operation?.name?.value ?? null), operation_type: operation?.operation ?? 'none', outcome });
+  };
+}
+
+/** Each GraphQL operation Apollo Server runs over HTTP, timed once at its end: no per-field hooks. */
 export function operationMetrics<TContext extends object>(): ApolloServerPlugin<TContext> {
   return {
     async requestDidStart() {
-      const end = metrics.graphqlOperations.startTimer();
+      const recordOperation = timeOperation();
       return {
-        async willSendResponse({ response, operation, operationName }) {
-          const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
-          const outcome = !errors?.length ? 'ok' : errors.some((error) => error.extensions?.code === 'INTERNAL_SERVER_ERROR') ? 'internal_error' : 'error';
-          end({ operation_name: operationNameLabel(operation ? operationName : null), operation_type: operation?.operation ?? 'none', outcome });
+        async willSendResponse({ response, operation }) {
+          recordOperation(operation, response.body.kind === 'single' ? response.body.singleResult.errors : undefined);
         },
       };
     },

@@ -94,23 +94,36 @@ export function requestLog(req: IncomingMessage, fallback: Logger): Logger {
 const isInternal = (error: GraphQLFormattedError) => error.extensions?.code === 'INTERNAL_SERVER_ERROR';
 
 /**
- * Logs each unexpected error of an operation once, with the request id, and adds that id to the
- * error's `extensions` so that whoever reports it can point at the log line. Operation-level only.
+ * Logs each unexpected error of an operation once, with the request id, and returns the errors
+ * with that id added to the `extensions` of those, so that whoever reports one can point at its
+ * log line. `errors` are the raised errors the formatted ones were made from, in the same order.
  */
+export function withLoggedUnexpectedErrors(
+  formatted: readonly GraphQLFormattedError[],
+  errors: readonly unknown[] | undefined,
+  context: { requestId?: string; log?: Logger },
+  operationName: string | null | undefined,
+  fallback: Logger,
+): readonly GraphQLFormattedError[] {
+  if (!formatted.some(isInternal)) return formatted;
+  const requestId = context.requestId ?? randomUUID();
+  const log = context.log ?? fallback.child({ reqId: requestId });
+  return formatted.map((error, index) => {
+    if (!isInternal(error)) return error;
+    const raised = errors?.[index];
+    log.error({ err: raised ? unwrapResolverError(raised) : error, operationName }, 'Unexpected error in a GraphQL operation');
+    return { ...error, extensions: { ...error.extensions, requestId } };
+  });
+}
+
+/** {@link withLoggedUnexpectedErrors} for the operations Apollo Server runs. Operation-level only. */
 export function unexpectedErrorLog<TContext extends { requestId?: string; log?: Logger }>(fallback: Logger): ApolloServerPlugin<TContext> {
   return {
     async requestDidStart() {
       return {
         async willSendResponse({ response, errors, contextValue, operationName }) {
-          if (response.body.kind !== 'single' || !response.body.singleResult.errors?.some(isInternal)) return;
-          const requestId = contextValue.requestId ?? randomUUID();
-          const log = contextValue.log ?? fallback.child({ reqId: requestId });
-          response.body.singleResult.errors = response.body.singleResult.errors.map((formatted, index) => {
-            if (!isInternal(formatted)) return formatted;
-            const error = errors?.[index];
-            log.error({ err: error ? unwrapResolverError(error) : formatted, operationName }, 'Unexpected error in a GraphQL operation');
-            return { ...formatted, extensions: { ...formatted.extensions, requestId } };
-          });
+          if (response.body.kind !== 'single' || !response.body.singleResult.errors) return;
+          response.body.singleResult.errors = withLoggedUnexpectedErrors(response.body.singleResult.errors, errors, contextValue, operationName, fallback);
         },
       };
     },

@@ -9,6 +9,7 @@ import { unauthenticatedError } from '../../shared/graphql/errors';
 import { logger } from '../observability/logger';
 import { startApollo } from './apollo';
 import { CorsOrigins, corsHandler, corsRefusalLog } from './cors';
+import { directExecution } from './graphql-direct';
 import { graphqlOverHttp } from './graphql-http';
 import { GRAPHQL_SSE_PATH, serveGraphQLOverSse } from './graphql-sse';
 import { serveGraphQLOverWebSocket } from './graphql-ws';
@@ -133,7 +134,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     if (!viewer) throw unauthenticatedError();
     // The context itself, not a copy: `refreshLoaders` replaces the loaders of the object it made.
     return Object.assign(createContext(viewer), { requestId, request: req });
-  });
+  }, directExecution({ schema, development, logger }));
   const app = express();
   app.disable('x-powered-by');
   const logRequest = requestLogger(logger);
