@@ -36,11 +36,13 @@ let documentTextKept = 0;
 const answerTypes = new Map<string, string | null>();
 const ACCEPT_HEADERS_KEPT = 100;
 
-/** A POST body this path serves: one operation with its query, and no extensions (persisted queries are Apollo Server's). */
+/** A POST body this path serves: one operation with its query; a persisted query is Apollo Server's. */
 interface OperationBody {
   query: string;
   variables?: Record<string, unknown> | null;
   operationName?: string | null;
+  /** Read by nothing here, as by nothing of Apollo Server's but persisted queries (Apollo Client sends `clientLibrary`). */
+  extensions?: Record<string, unknown> | null;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -51,7 +53,7 @@ function servableBody(body: unknown): body is OperationBody {
   return (
     (variables === undefined || variables === null || isRecord(variables)) &&
     (operationName === undefined || operationName === null || typeof operationName === 'string') &&
-    extensions === undefined
+    (extensions === undefined || extensions === null || (isRecord(extensions) && !('persistedQuery' in extensions)))
   );
 }
 

@@ -46,6 +46,13 @@ describe('the direct execution of GraphQL over HTTP', () => {
     expect(written).toEqual({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"data":{"hello":"world","twice":42}}\n' });
   });
 
+  it('serves a request carrying extensions other than a persisted query, as Apollo Client sends', async () => {
+    const { req, res, written } = exchange('POST');
+    const body = { query: '{ hello }', extensions: { clientLibrary: { name: '@apollo/client', version: '4.3.8' } } };
+    expect(await serve(req, res, body, context)).toBe(true);
+    expect(written.body).toBe('{"data":{"hello":"world"}}\n');
+  });
+
   it('answers in the media type the client prefers', async () => {
     const { req, res, written } = exchange('POST', 'application/graphql-response+json, application/json;q=0.9');
     expect(await serve(req, res, { query: '{ hello }' }, context)).toBe(true);
@@ -69,7 +76,8 @@ describe('the direct execution of GraphQL over HTTP', () => {
   it.each([
     ['a GET', 'GET', { query: '{ hello }' }],
     ['a batch', 'POST', [{ query: '{ hello }' }]],
-    ['extensions (a persisted query, say)', 'POST', { query: '{ hello }', extensions: {} }],
+    ['a persisted query', 'POST', { query: '{ hello }', extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } }],
+    ['extensions that are not an object', 'POST', { query: '{ hello }', extensions: 'none' }],
     ['an empty query', 'POST', { query: '' }],
     ['variables as a string', 'POST', { query: '{ hello }', variables: '{}' }],
     ['a syntax error', 'POST', { query: '{ hello' }],
