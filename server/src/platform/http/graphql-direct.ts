@@ -23,15 +23,10 @@ import { nameOperation, withLoggedUnexpectedErrors } from './request-log';
 const APPLICATION_JSON = 'application/json; charset=utf-8';
 const SINGLE_RESULT_TYPES = [APPLICATION_JSON, 'application/graphql-response+json; charset=utf-8', 'application/json; callbackSpec=1.0; charset=utf-8'];
 
-/**
- * Documents that parsed and passed validation, by their text: clients send the same few over and
- * over. Bounded by their text, of which a document's syntax tree is a few times the size: a
- * document with long literals in it is parsed again each time rather than kept.
- */
-const validDocuments = new Map<string, DocumentNode>();
+/** How much document text a server keeps parsed and validated, and the longest document it keeps. */
 const DOCUMENT_TEXT_KEPT = 1024 * 1024;
 const LONGEST_DOCUMENT_KEPT = 16 * 1024;
-let documentTextKept = 0;
+
 /** The answer's media type by Accept header: a client sends the same header every time. */
 const answerTypes = new Map<string, string | null>();
 const ACCEPT_HEADERS_KEPT = 100;
@@ -69,25 +64,34 @@ function answerType(accept: string | undefined): string | null {
   return type;
 }
 
-/** The document of `query` when it parses and passes the same validation as Apollo Server's; null otherwise. */
-function validDocument(schema: GraphQLSchema, query: string): DocumentNode | null {
-  let document = validDocuments.get(query);
-  if (document) return document;
-  try {
-    document = parse(query, parseOptions);
-  } catch {
-    return null;
-  }
-  if (validate(schema, document, [...specifiedRules, ...limitRules]).length > 0) return null;
-  if (query.length <= LONGEST_DOCUMENT_KEPT) {
-    if (documentTextKept + query.length > DOCUMENT_TEXT_KEPT) {
-      validDocuments.clear();
-      documentTextKept = 0;
+/**
+ * The documents that parsed and passed the same validation as Apollo Server's against `schema`,
+ * by their text: clients send the same few over and over. Bounded by their text, of which a
+ * syntax tree is a few times the size: a document with long literals in it is parsed again each
+ * time rather than kept.
+ */
+function validDocuments(schema: GraphQLSchema): (query: string) => DocumentNode | null {
+  const kept = new Map<string, DocumentNode>();
+  let textKept = 0;
+  return (query) => {
+    let document = kept.get(query);
+    if (document) return document;
+    try {
+      document = parse(query, parseOptions);
+    } catch {
+      return null;
     }
-    validDocuments.set(query, document);
-    documentTextKept += query.length;
-  }
-  return document;
+    if (validate(schema, document, [...specifiedRules, ...limitRules]).length > 0) return null;
+    if (query.length <= LONGEST_DOCUMENT_KEPT) {
+      if (textKept + query.length > DOCUMENT_TEXT_KEPT) {
+        kept.clear();
+        textKept = 0;
+      }
+      kept.set(query, document);
+      textKept += query.length;
+    }
+    return document;
+  };
 }
 
 /** The operation to run, when it is one this path runs: a query or mutation within the limits. */
@@ -151,6 +155,7 @@ export interface DirectExecution {
  * Apollo Server: the returned function then resolves to false, having written nothing.
  */
 export function directExecution({ schema, development, logger }: DirectExecution) {
+  const validDocument = validDocuments(schema);
   return async <TContext extends { requestId?: string; log?: Logger }>(
     req: IncomingMessage,
     res: ServerResponse,
@@ -159,7 +164,7 @@ export function directExecution({ schema, development, logger }: DirectExecution
   ): Promise<boolean> => {
     if (req.method !== 'POST' || !servableBody(body)) return false;
     const type = answerType(req.headers.accept);
-    const document = type && validDocument(schema, body.query);
+    const document = type && validDocument(body.query);
     const operation = document && runnableOperation(schema, document, body);
     if (!type || !document || !operation) return false;
     let contextValue: TContext;
