@@ -186,7 +186,10 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     // The whole conversation as it was confirmed: both messages and both answers.
     // The notice either way, so that a failure says which.
     const citedNotice = page.getByText(/^(Highlighting events|The cited events cannot be shown)/);
-    await citedNotice.waitFor();
+    await citedNotice.waitFor().catch(async (error: Error) => {
+      // Still loading the session, or still finding the events: the page's statuses say which.
+      throw new Error(`${error.message}\nThe page's statuses: ${(await page.getByRole('status').allInnerTexts()).join(' | ')}`);
+    });
     expect(await citedNotice.innerText()).toBe('Highlighting events 1–4, a cited source.');
     expect(await transcriptOf(page).locator('.transcript-item-cited').count()).toBe(4);
     expect(page.url().startsWith(predecessorUrl)).toBe(true);
