@@ -183,7 +183,6 @@ describe('a conversation continues in a fresh session, and every tab stays orien
 
     await manifest.getByRole('link', { name: 'Open source: the conversation so far' }).click();
     await page.waitForURL(/\?from=.+&to=.+/);
-    // The whole conversation as it was confirmed: both messages and both answers.
     // The notice either way, so that a failure says which.
     const citedNotice = page.getByText(/^(Highlighting events|The cited events cannot be shown)/);
     await citedNotice.waitFor().catch(async (error: Error) => {
@@ -191,6 +190,7 @@ describe('a conversation continues in a fresh session, and every tab stays orien
       throw new Error(`${error.message}\nThe page's statuses: ${(await page.getByRole('status').allInnerTexts()).join(' | ')}`);
     });
     expect(await citedNotice.innerText()).toBe('Highlighting events 1–4, a cited source.');
+    // The whole conversation as it was confirmed: both messages and both answers.
     expect(await transcriptOf(page).locator('.transcript-item-cited').count()).toBe(4);
     expect(page.url().startsWith(predecessorUrl)).toBe(true);
     await saveScreenshot(page, '12-cited-range');
