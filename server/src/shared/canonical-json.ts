@@ -12,6 +12,29 @@ function encodedKey(key: string): string {
   return encoded;
 }
 
+/** Beyond this many keys an object's keys are sorted by `Array.prototype.sort`; below, in place. */
+const KEYS_SORTED_IN_PLACE = 32;
+
+/**
+ * An object's own keys in UTF-16 code unit order, as `Object.keys(record).sort()` gives them. The
+ * few keys of an event or manifest object are sorted in place by insertion: `sort` copies its
+ * array to work on, and that copy was a sixth of what a continuation allocates.
+ */
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  if (keys.length > KEYS_SORTED_IN_PLACE) return keys.sort();
+  for (let index = 1; index < keys.length; index++) {
+    const key = keys[index];
+    let at = index;
+    while (at > 0 && keys[at - 1] > key) {
+      keys[at] = keys[at - 1];
+      at--;
+    }
+    keys[at] = key;
+  }
+  return keys;
+}
+
 /**
  * Canonical JSON: object keys sorted by UTF-16 code units, no insignificant white space,
  * strings and finite numbers as JSON.stringify writes them. Two equal values always encode
@@ -36,7 +59,7 @@ export function canonicalJson(value: unknown): string {
       }
       const record = value as Record<string, unknown>;
       let encoded = '{';
-      for (const key of Object.keys(record).sort()) {
+      for (const key of sortedKeys(record)) {
         const field = record[key];
         if (field === undefined) continue;
         encoded += `${encoded.length > 1 ? ',' : ''}${encodedKey(key)}${canonicalJson(field)}`;

@@ -19,6 +19,14 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ 'ｚ': 5, '😀': 4, 'é': 3, b: 2, B: 1 })).toBe('{"B":1,"b":2,"é":3,"😀":4,"ｚ":5}');
   });
 
+  it('sorts many keys as it sorts a few', () => {
+    const keys = Array.from({ length: 40 }, (_, index) => `k${(index * 7) % 40}`);
+    const record = Object.fromEntries(keys.map((key) => [key, 1]));
+    const sorted = [...keys].sort();
+    expect(canonicalJson(record)).toBe(`{${sorted.map((key) => `"${key}":1`).join(',')}}`);
+    expect(canonicalJson(Object.fromEntries(keys.slice(0, 20).map((key) => [key, 1])))).toBe(`{${[...keys.slice(0, 20)].sort().map((key) => `"${key}":1`).join(',')}}`);
+  });
+
   it('refuses values JSON cannot carry', () => {
     expect(() => canonicalJson(Number.NaN)).toThrow(TypeError);
     expect(() => canonicalJson(() => 1)).toThrow(TypeError);
