@@ -27,6 +27,17 @@ describe('token counts', () => {
     expect(countTokens('hi <|endoftext|> there')).toBeGreaterThan(3);
   });
 
+  it('counts every ASCII character, and every pair of them, as the tokenizer does', () => {
+    const ascii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code));
+    for (const first of ascii) {
+      expect({ text: first, tokens: countTokens(first) }).toEqual({ text: first, tokens: countWithTokenizer(first, { disallowedSpecial: new Set() }) });
+      for (const second of ascii) {
+        const pair = first + second;
+        expect({ text: pair, tokens: countTokens(pair) }).toEqual({ text: pair, tokens: countWithTokenizer(pair, { disallowedSpecial: new Set() }) });
+      }
+    }
+  });
+
   it('counts any text exactly as the tokenizer does, also after its table of recent pieces was renewed', () => {
     const next = random(7);
     const pick = <T>(items: T[]) => items[Math.floor(next() * items.length)];
