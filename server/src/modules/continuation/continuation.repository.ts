@@ -6,7 +6,7 @@ import { RunEntity } from '../conversation/run.entity';
 import { SessionEntity } from '../conversation/session.entity';
 import { ProjectionManifestEntity } from './projection-manifest.entity';
 import { preparedQuery } from '../../platform/db/prepared';
-import { columnList, entityFromRow, preparedEntities } from '../../platform/db/rows';
+import { columnList, entityFromRow, preparedEntities, textPerDataSource } from '../../platform/db/rows';
 import { Sql, WriteTransaction } from '../../platform/db/write-transaction';
 
 /** What a continuation checks of its predecessor, its cited events and its account, read in one round trip. */
@@ -135,12 +135,12 @@ export async function lockWithSnapshot(
   };
 }
 
-const lockText = (manager: EntityManager) => `WITH locked AS (
+const lockText = textPerDataSource((manager) => `WITH locked AS (
     SELECT ${columnList(manager, SessionEntity)}, xmin FROM sessions WHERE id = $2 AND account_id = $1 FOR UPDATE
   )
   SELECT (SELECT row_to_json(locked) FROM locked) AS predecessor,
          (SELECT seen.xmin <> locked.xmin FROM locked JOIN sessions seen ON seen.id = locked.id) AS changed_while_waiting,
-         ${snapshotColumns(manager)}`;
+         ${snapshotColumns(manager)}`);
 
 /**
  * The statements of a continuation's first round trip (the lock with its snapshot, the prefetch,
@@ -211,7 +211,7 @@ function prefetchStatement(manager: EntityManager, query: SnapshotQuery, prefetc
   };
 }
 
-const prefetchText = (manager: EntityManager) => `WITH RECURSIVE anchor AS (
+const prefetchText = textPerDataSource((manager) => `WITH RECURSIVE anchor AS (
              SELECT CASE
                WHEN $3::boolean THEN (SELECT event_count + 1 FROM sessions WHERE id = $2 AND account_id = $1)
                WHEN $4::uuid IS NOT NULL THEN (SELECT seq FROM events WHERE id = $4 AND session_id = $2)
@@ -237,7 +237,7 @@ const prefetchText = (manager: EntityManager) => `WITH RECURSIVE anchor AS (
              WHERE events.session_id = reads.session_id AND events.seq BETWEEN reads.from_seq AND reads.to_seq AND events.account_id = $1
              OFFSET 0
            ) event
-           ORDER BY event.session_id, event.seq`;
+           ORDER BY event.session_id, event.seq`);
 
 /** Names the statement that reads what the prefetch did not hold, for tests that count its uses. */
 export const EVENT_READS = 'wanted (session_id, from_seq, to_seq, within_tokens)';
@@ -261,7 +261,7 @@ function eventRangesStatement(manager: EntityManager, reads: EventRangeRead[]): 
   };
 }
 
-const eventRangesText = (manager: EntityManager) => `WITH RECURSIVE wanted AS (
+const eventRangesText = textPerDataSource((manager) => `WITH RECURSIVE wanted AS (
        SELECT * FROM unnest($1::uuid[], $2::int[], $3::int[], $4::int[]) AS ${EVENT_READS}
      ),
      ${READ_STARTS}
@@ -269,7 +269,7 @@ const eventRangesText = (manager: EntityManager) => `WITH RECURSIVE wanted AS (
      FROM reads CROSS JOIN LATERAL (
        SELECT * FROM events WHERE events.session_id = reads.session_id AND events.seq BETWEEN reads.from_seq AND reads.to_seq OFFSET 0
      ) event
-     ORDER BY event.session_id, event.seq`;
+     ORDER BY event.session_id, event.seq`);
 
 /** The manifest a successor started from. */
 export async function successorManifest(manager: EntityManager, successorId: string): Promise<ProjectionManifestEntity | null> {

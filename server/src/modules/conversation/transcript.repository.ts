@@ -7,7 +7,7 @@ import { EventEntity } from './event.entity';
 import { RunEntity } from './run.entity';
 import { SessionEntity } from './session.entity';
 import { preparedQuery } from '../../platform/db/prepared';
-import { columnList, entityFromRow, preparedEntities } from '../../platform/db/rows';
+import { columnList, entityFromRow, preparedEntities, textPerDataSource } from '../../platform/db/rows';
 import { WriteTransaction } from '../../platform/db/write-transaction';
 import { enqueueWebhooks } from '../webhooks/webhook.repository';
 import { messagesPosted } from './webhook-events';
@@ -55,6 +55,19 @@ interface LockedForMessageRow {
   earlier_run: Record<string, unknown> | null;
 }
 
+const messageLockText = textPerDataSource((manager) => `WITH locked AS (
+    SELECT ${columnList(manager, SessionEntity)}, xmin FROM sessions WHERE id = $1 AND account_id = $2 FOR UPDATE
+  ),
+  earlier AS (
+    SELECT ${columnList(manager, EventEntity)} FROM events WHERE session_id = $1 AND client_message_id = $3 LIMIT 1
+  )
+  SELECT (SELECT row_to_json(locked) FROM locked) AS session,
+         (SELECT seen.xmin <> locked.xmin FROM locked JOIN sessions seen ON seen.id = locked.id) AS changed_while_waiting,
+         (SELECT row_to_json(earlier) FROM earlier) AS earlier,
+         (SELECT row_to_json(run) FROM earlier CROSS JOIN LATERAL (
+            SELECT ${columnList(manager, RunEntity)} FROM runs WHERE trigger_event_id = earlier.id AND kind = 'TURN' LIMIT 1
+          ) run) AS earlier_run`);
+
 /**
  * Opens the transaction by locking the session ({@link lockSession}) and reads an earlier message
  * with `clientMessageId` in the same round trip. That read sees the database as of the statement's
@@ -69,18 +82,7 @@ export async function lockForMessage(
 ): Promise<LockedForMessage> {
   const manager = transaction.manager;
   const [[row]] = await transaction.begin({
-    text: `WITH locked AS (
-             SELECT ${columnList(manager, SessionEntity)}, xmin FROM sessions WHERE id = $1 AND account_id = $2 FOR UPDATE
-           ),
-           earlier AS (
-             SELECT ${columnList(manager, EventEntity)} FROM events WHERE session_id = $1 AND client_message_id = $3 LIMIT 1
-           )
-           SELECT (SELECT row_to_json(locked) FROM locked) AS session,
-                  (SELECT seen.xmin <> locked.xmin FROM locked JOIN sessions seen ON seen.id = locked.id) AS changed_while_waiting,
-                  (SELECT row_to_json(earlier) FROM earlier) AS earlier,
-                  (SELECT row_to_json(run) FROM earlier CROSS JOIN LATERAL (
-                     SELECT ${columnList(manager, RunEntity)} FROM runs WHERE trigger_event_id = earlier.id AND kind = 'TURN' LIMIT 1
-                   ) run) AS earlier_run`,
+    text: messageLockText(manager),
     values: [sessionId, accountId, clientMessageId],
   });
   const locked = row as unknown as LockedForMessageRow;

@@ -1,4 +1,4 @@
-import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { preparedQuery } from './prepared';
 
 interface ColumnMapping {
@@ -38,6 +38,22 @@ export function columnList(manager: EntityManager, target: EntityTarget<ObjectLi
     selectLists.set(key, list);
   }
   return list;
+}
+
+/**
+ * A statement text built from entity metadata once per data source. Hot statements are named by a
+ * hash of their text: the same string each time is hashed once, a new one on every call.
+ */
+export function textPerDataSource(build: (manager: EntityManager) => string): (manager: EntityManager) => string {
+  const texts = new WeakMap<DataSource, string>();
+  return (manager) => {
+    let text = texts.get(manager.connection);
+    if (text === undefined) {
+      text = build(manager);
+      texts.set(manager.connection, text);
+    }
+    return text;
+  };
 }
 
 /**
