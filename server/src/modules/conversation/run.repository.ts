@@ -58,7 +58,9 @@ export interface Lease {
  * leases it to `owner` for `leaseMs`. SKIP LOCKED lets concurrent claimers pass over each other's
  * rows instead of waiting. A turn waits while another turn of its session holds a live lease, so
  * a session's turns run one at a time; a cancelled turn still leased is busy until its worker has
- * recorded what it produced.
+ * recorded what it produced. A turn also waits while an earlier turn of its session is still to be
+ * taken: a claimer that skipped that turn because another is taking it right now still sees it
+ * queued, and must not start the next turn beside it.
  */
 export async function claimRun(manager: EntityManager, owner: string, leaseMs: number): Promise<RunEntity | null> {
   const rows = returnedRows(
@@ -72,7 +74,9 @@ export async function claimRun(manager: EntityManager, owner: string, leaseMs: n
            AND NOT EXISTS (
              SELECT 1 FROM runs busy
              WHERE busy.session_id = candidate.session_id AND busy.kind = 'TURN' AND candidate.kind = 'TURN'
-               AND busy.id <> candidate.id AND busy.status IN ('RUNNING', 'CANCELLED') AND busy.lease_expires_at >= now())
+               AND busy.id <> candidate.id
+               AND (busy.status IN ('RUNNING', 'CANCELLED') AND busy.lease_expires_at >= now()
+                    OR busy.status IN ('QUEUED', 'RUNNING') AND (busy.created_at, busy.id) < (candidate.created_at, candidate.id)))
          ORDER BY candidate.created_at, candidate.id
          LIMIT 1
          FOR UPDATE SKIP LOCKED)
