@@ -5,7 +5,7 @@ import { Pool } from 'pg';
 import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, readManifestTemplate, spreadPredecessors } from './continue-session';
 import { BenchAccount, createBenchAccounts, log, numberedNames, runOnNewDatabase, startBenchServer } from './harness';
 import { settleCompiler } from './warm-up';
-import { MESSAGE_TEXTS, postOverHttp } from './post-message';
+import { MESSAGE_TEXTS, postInSql, postOverHttp } from './post-message';
 import { fixed, measure, median, table, Throughput } from './stats';
 
 /**
@@ -39,6 +39,8 @@ interface Window {
   /** The same continuations written by hand, right after the server's, on the same data. */
   rawContinue: Throughput;
   postMessage: Throughput;
+  /** Messages written by hand to the hand-written predecessors before they are continued. */
+  rawMessage: Throughput;
   lineage: Throughput;
   rssMb: number;
   heapMb: number;
@@ -97,9 +99,10 @@ async function postMessages(accounts: BenchAccount[], sessions: Predecessor[], p
 }
 
 /**
- * Continuations written by hand in two round trips, on accounts of their own: measured in every
- * window beside the server's, so that a window slowed by the machine or by PostgreSQL's own work
- * (a checkpoint every minute or so, at this rate of writes) shows on both sides.
+ * Messages and continuations written by hand in two round trips, on accounts of their own:
+ * measured in every window beside the server's, so that a window slowed by the machine or by
+ * PostgreSQL's own work (a checkpoint every minute or so, at this rate of writes, or tables and
+ * indexes outgrowing its cache) shows on both sides.
  */
 interface RawSide {
   pool: Pool;
@@ -112,6 +115,13 @@ interface RawSide {
 async function serveWindow(accounts: BenchAccount[], raw: RawSide, size: number): Promise<Omit<Window, 'events' | 'rssMb' | 'heapMb'>> {
   const clientOf = (session: Predecessor) => accounts.find((account) => account.id === session.accountId)!.client;
   const handWritten = await spreadPredecessors(raw.pool, raw.accountIds, size);
+  const rawRounds: Throughput[] = [];
+  for (let round = 0; round < MESSAGES_BEFORE; round++) {
+    const text = MESSAGE_TEXTS[round % MESSAGE_TEXTS.length];
+    // No agent answers on the server's side either: no turn is queued.
+    rawRounds.push(await measure(CLIENTS, size, (index) => postInSql(raw.pool, handWritten[index].accountId, handWritten[index].id, text, false)));
+  }
+  const rawMessage = merged(rawRounds, rawRounds.map(() => size));
   const predecessors = await createSessions(accounts, size);
   const before = await postMessages(accounts, predecessors, MESSAGES_BEFORE);
   const successors: Predecessor[] = new Array(size);
@@ -127,7 +137,7 @@ async function serveWindow(accounts: BenchAccount[], raw: RawSide, size: number)
     if (session.lineage.length !== 2) throw new Error(`A successor's lineage has ${session.lineage.length} sessions`);
   });
   const postMessage = merged([before, after], [MESSAGES_BEFORE * size, MESSAGES_AFTER * size]);
-  return { continueSession, rawContinue, postMessage, lineage };
+  return { continueSession, rawContinue, postMessage, rawMessage, lineage };
 }
 
 async function soak(databaseUrl: string) {
@@ -154,7 +164,8 @@ async function soak(databaseUrl: string) {
       const last = windows[windows.length - 1];
       log(
         `Window ${windows.length}: ${last.events} events; continueSession ${fixed(last.continueSession.opsPerSecond)}/s ` +
-          `(by hand ${fixed(last.rawContinue.opsPerSecond)}/s), postMessage ${fixed(last.postMessage.opsPerSecond)}/s, ` +
+          `(by hand ${fixed(last.rawContinue.opsPerSecond)}/s), postMessage ${fixed(last.postMessage.opsPerSecond)}/s ` +
+          `(by hand ${fixed(last.rawMessage.opsPerSecond)}/s), ` +
           `lineage ${fixed(last.lineage.opsPerSecond)}/s, rss ${fixed(last.rssMb)} MB; CPU ms per continuation ${cpu(last.continueSession)}, ` +
           `by hand ${cpu(last.rawContinue)}`,
       );
@@ -176,13 +187,15 @@ function report(windows: Window[], start: { rssMb: number; heapMb: number }, loa
     `\nSoak from an empty database: ${CONTINUATIONS} continuations in windows of ${WINDOW}, ${CLIENTS} clients, ` +
       `${cpus().length} CPUs, load average ${loadAverage} at start` +
       `\neach window: ${WINDOW} sessions created, ${MESSAGES_BEFORE} messages each, continued, ${MESSAGES_AFTER} messages to each successor, ` +
-      `${WINDOW} lineage reads; ${WINDOW} continuations by hand right after the server's, on the same data\n`,
+      `${WINDOW} lineage reads; by hand right after the server's, on the same data: ${MESSAGES_BEFORE} messages to each of ` +
+      `${WINDOW} sessions, which are then continued\n`,
   );
   const cells = (throughput: Throughput) => [fixed(throughput.opsPerSecond), fixed(throughput.p50Ms), fixed(throughput.p99Ms)];
   const versusRaw = (window: Window) => window.continueSession.opsPerSecond / window.rawContinue.opsPerSecond;
+  const messageVersusRaw = (window: Window) => window.postMessage.opsPerSecond / window.rawMessage.opsPerSecond;
   console.log(
     table(
-      ['window', 'events', 'continue/s', 'p50', 'p99', 'by hand/s', '÷ hand', 'message/s', 'p50', 'p99', 'lineage/s', 'p50', 'p99', 'rss MB', 'heap MB'],
+      ['window', 'events', 'continue/s', 'p50', 'p99', 'by hand/s', '÷ hand', 'message/s', 'p50', 'p99', 'by hand/s', '÷ hand', 'lineage/s', 'p50', 'p99', 'rss MB', 'heap MB'],
       windows.map((window, index) => [
         String(index + 1),
         String(window.events),
@@ -190,6 +203,8 @@ function report(windows: Window[], start: { rssMb: number; heapMb: number }, loa
         fixed(window.rawContinue.opsPerSecond),
         fixed(versusRaw(window), 2),
         ...cells(window.postMessage),
+        fixed(window.rawMessage.opsPerSecond),
+        fixed(messageVersusRaw(window), 2),
         ...cells(window.lineage),
         fixed(window.rssMb),
         fixed(window.heapMb),
@@ -209,15 +224,17 @@ function report(windows: Window[], start: { rssMb: number; heapMb: number }, loa
       ['continueSession', (window: Window) => window.continueSession.opsPerSecond],
       ['by hand', (window: Window) => window.rawContinue.opsPerSecond],
       ['postMessage', (window: Window) => window.postMessage.opsPerSecond],
+      ['message by hand', (window: Window) => window.rawMessage.opsPerSecond],
       ['lineage', (window: Window) => window.lineage.opsPerSecond],
     ] as const
   ).map(([operation, figure]) => {
     const { first, last, head, tail } = ends(figure);
-    const verdict = operation === 'by hand' ? '' : tail / head >= FLAT_TARGET ? 'met' : 'NOT MET';
+    const verdict = operation === 'by hand' || operation === 'message by hand' ? '' : tail / head >= FLAT_TARGET ? 'met' : 'NOT MET';
     return [operation, fixed(first), fixed(last), fixed(last / first, 2), fixed(head), fixed(tail), fixed(tail / head, 2), verdict];
   });
   console.log(table(['operation', 'first ops/s', 'last ops/s', 'ratio', 'first 3', 'last 3', 'ratio', 'target'], rows));
   const raw = ends(versusRaw);
+  const rawMessages = ends(messageVersusRaw);
   const last = windows[windows.length - 1];
   // Caches fill in the first half (the tokenizer's, the statements'): growth after it would be a leak.
   const half = Math.floor(windows.length / 2);
@@ -229,6 +246,8 @@ function report(windows: Window[], start: { rssMb: number; heapMb: number }, loa
   console.log(
     `\ncontinueSession ÷ the same continuations by hand in the same window: first ${fixed(raw.first, 2)}, last ${fixed(raw.last, 2)}, ` +
       `median of the last three ${fixed(raw.tail, 2)}; target >= ${RAW_TARGET}: ${raw.tail >= RAW_TARGET ? 'met' : 'NOT MET'}` +
+      `\npostMessage ÷ messages by hand in the same window: first ${fixed(rawMessages.first, 2)}, last ${fixed(rawMessages.last, 2)}, ` +
+      `median of the last three ${fixed(rawMessages.tail, 2)}` +
       `\nmemory (this process: server and load generator): rss ${fixed(start.rssMb)} MB at start, ${fixed(last.rssMb)} MB at the end; ` +
       `heap after collection ${fixed(start.heapMb)} MB at start, ${fixed(last.heapMb)} MB at the end${sinceHalfway}`,
   );
