@@ -16,6 +16,15 @@ function keepContinuation(existing: Reference | undefined, incoming: Reference, 
   return existing !== undefined && readField<string>('status', incoming) === 'CONTINUED' ? existing : incoming;
 }
 
+/**
+ * A transcript only grows (erasure keeps an event's place and count), so a session's counters never
+ * fall. An answer read before a live event (postMessage's, racing the agent's reply over the
+ * subscription) must not take the count back below an event the transcript already shows.
+ */
+function keepHigherCount(existing: number | undefined, incoming: number): number {
+  return existing === undefined ? incoming : Math.max(existing, incoming);
+}
+
 /** The normalized cache with the pagination rules of the app's connections. */
 export function createCache(): InMemoryCache {
   return new InMemoryCache({
@@ -31,6 +40,8 @@ export function createCache(): InMemoryCache {
           events: transcriptEventsPolicy,
           status: { merge: keepContinued },
           currentContinuation: { merge: keepContinuation },
+          eventCount: { merge: keepHigherCount },
+          tokenCount: { merge: keepHigherCount },
         },
       },
     },

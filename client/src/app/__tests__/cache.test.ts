@@ -39,3 +39,31 @@ describe('the cache keeps what it knows of a continuation', () => {
     expect(read(cache)).toMatchObject({ status: 'CONTINUED', currentContinuation: { id: 'session-3' } });
   });
 });
+
+describe('the cache keeps what it knows of a transcript', () => {
+  const COUNTERS = gql`
+    fragment SessionCounters on Session {
+      id
+      eventCount
+      tokenCount
+    }
+  `;
+
+  function writeCounters(cache: ReturnType<typeof createCache>, eventCount: number, tokenCount: number) {
+    cache.writeFragment({ fragment: COUNTERS, data: { __typename: 'Session', id: 'session-1', eventCount, tokenCount } });
+  }
+
+  it('an answer read before the agent replied, landing after the reply, does not take the counters back', () => {
+    const cache = createCache();
+    writeCounters(cache, 4, 120);
+    writeCounters(cache, 3, 80);
+    expect(cache.readFragment({ fragment: COUNTERS, id: 'Session:session-1' })).toMatchObject({ eventCount: 4, tokenCount: 120 });
+  });
+
+  it('follows the transcript as it grows', () => {
+    const cache = createCache();
+    writeCounters(cache, 3, 80);
+    writeCounters(cache, 5, 150);
+    expect(cache.readFragment({ fragment: COUNTERS, id: 'Session:session-1' })).toMatchObject({ eventCount: 5, tokenCount: 150 });
+  });
+});
