@@ -16,6 +16,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
 type Documents = {
     "\n  fragment OperationErrorNoticeFields on OperationError {\n    code\n    message\n    details {\n      path\n      message\n    }\n  }\n": typeof types.OperationErrorNoticeFieldsFragmentDoc,
     "\n  fragment SessionState on Session {\n    id\n    status\n    currentContinuation {\n      id\n    }\n  }\n": typeof types.SessionStateFragmentDoc,
+    "\n    fragment SessionCounters on Session {\n      id\n      eventCount\n      tokenCount\n    }\n  ": typeof types.SessionCountersFragmentDoc,
     "\n  query Viewer {\n    viewer {\n      id\n      name\n    }\n  }\n": typeof types.ViewerDocument,
     "\n  fragment SessionActivity on Session {\n    id\n    runs(last: 5) {\n      ...RunState\n    }\n    pendingProposal {\n      id\n      status\n      expiresAt\n    }\n  }\n": typeof types.SessionActivityFragmentDoc,
     "\n  subscription SessionActivityRuns($sessionId: ID!) {\n    runUpdated(sessionId: $sessionId) {\n      ...RunState\n    }\n  }\n": typeof types.SessionActivityRunsDocument,
@@ -72,6 +73,7 @@ type Documents = {
 const documents: Documents = {
     "\n  fragment OperationErrorNoticeFields on OperationError {\n    code\n    message\n    details {\n      path\n      message\n    }\n  }\n": types.OperationErrorNoticeFieldsFragmentDoc,
     "\n  fragment SessionState on Session {\n    id\n    status\n    currentContinuation {\n      id\n    }\n  }\n": types.SessionStateFragmentDoc,
+    "\n    fragment SessionCounters on Session {\n      id\n      eventCount\n      tokenCount\n    }\n  ": types.SessionCountersFragmentDoc,
     "\n  query Viewer {\n    viewer {\n      id\n      name\n    }\n  }\n": types.ViewerDocument,
     "\n  fragment SessionActivity on Session {\n    id\n    runs(last: 5) {\n      ...RunState\n    }\n    pendingProposal {\n      id\n      status\n      expiresAt\n    }\n  }\n": types.SessionActivityFragmentDoc,
     "\n  subscription SessionActivityRuns($sessionId: ID!) {\n    runUpdated(sessionId: $sessionId) {\n      ...RunState\n    }\n  }\n": types.SessionActivityRunsDocument,
@@ -148,6 +150,10 @@ export function graphql(source: "\n  fragment OperationErrorNoticeFields on Oper
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  fragment SessionState on Session {\n    id\n    status\n    currentContinuation {\n      id\n    }\n  }\n"): (typeof documents)["\n  fragment SessionState on Session {\n    id\n    status\n    currentContinuation {\n      id\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n    fragment SessionCounters on Session {\n      id\n      eventCount\n      tokenCount\n    }\n  "): (typeof documents)["\n    fragment SessionCounters on Session {\n      id\n      eventCount\n      tokenCount\n    }\n  "];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
