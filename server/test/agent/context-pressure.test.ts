@@ -45,10 +45,11 @@ describe('a real model that never continues by itself, in an 8,000-token window'
     await model.close();
   });
 
-  it('keeps 200 messages inside the window, continuing with CONTEXT_PRESSURE each time the threshold is passed, with no run failed and nothing cut silently', async () => {
+  it('keeps 80 messages inside the window, continuing with CONTEXT_PRESSURE each time the threshold is passed, with no run failed and nothing cut silently', async () => {
     const origin = await createSession(client, 'Harbour works');
     const start = model.requests.length;
-    const turns = await converse(client, model, origin, messages(200));
+    // The threshold is passed about every 11 messages, so 80 continue the conversation six times or more.
+    const turns = await converse(client, model, origin, messages(80));
     const requests = model.requests.slice(start);
 
     expect(requests.filter((request) => request.overContext || request.outcome !== 'answered')).toEqual([]);
