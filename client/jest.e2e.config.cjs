@@ -8,6 +8,9 @@ module.exports = {
   testMatch: ['**/*.e2e.test.ts'],
   // Starting the server (a fresh embedded database) and a browser takes seconds, not milliseconds.
   testTimeout: 120_000,
+  // One migrated embedded database for the run, copied by each test's server (e2e/api-server.ts).
+  globalSetup: '<rootDir>/e2e/global-setup.ts',
+  globalTeardown: '<rootDir>/e2e/global-teardown.ts',
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',

@@ -1,13 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** The built API server, next to this package in the monorepo. */
-const SERVER_ENTRY = path.resolve(__dirname, '..', '..', 'server', 'dist', 'index.js');
+export const SERVER_DIST = path.resolve(__dirname, '..', '..', 'server', 'dist');
+const SERVER_ENTRY = path.join(SERVER_DIST, 'index.js');
+
+/** Where the global setup left a migrated embedded data folder for each server to start on a copy of. */
+export const TEMPLATE_DIR_VARIABLE = 'E2E_TEMPLATE_DATA_DIR';
 
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
@@ -55,7 +59,8 @@ async function waitUntilHealthy(url: string, child: ChildProcess, output: () => 
 }
 
 /**
- * Starts the built API server on a free port with a fresh embedded database, a random admin key
+ * Starts the built API server on a free port with a fresh embedded database (a copy of the run's
+ * migrated template when there is one), a random admin key
  * and the built-in agent (plus `environment`, e.g. CORS_ORIGINS), and resolves once `GET /healthz` answers 200. Throws when the server
  * is not built, exits, or does not become healthy in time.
  */
@@ -65,6 +70,8 @@ export async function startApiServer(environment: Record<string, string> = {}): 
   }
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'session-continuation-e2e-'));
+  const templateDir = process.env[TEMPLATE_DIR_VARIABLE];
+  if (templateDir) await cp(templateDir, path.join(dataDir, 'data'), { recursive: true });
   const apiKey = `e2e_${randomBytes(24).toString('base64url')}`;
   const url = `http://127.0.0.1:${port}`;
 
