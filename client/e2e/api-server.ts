@@ -127,3 +127,17 @@ export async function queryApi<T>(server: RunningApiServer, query: string, varia
   }
   return body.data;
 }
+
+/**
+ * Imports a conversation in the OpenAI chat format (`POST /imports`) as a new session titled
+ * `title`, in one request however long it is; resolves to the new session's id.
+ */
+export async function importTranscript(server: RunningApiServer, title: string, messages: { role: 'user' | 'assistant'; content: string }[]): Promise<string> {
+  const response = await fetch(`${server.url}/imports?title=${encodeURIComponent(title)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${server.apiKey}` },
+    body: JSON.stringify(messages),
+  });
+  if (response.status !== 201) throw new Error(`Import failed with ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { rootSessionId: string }).rootSessionId;
+}

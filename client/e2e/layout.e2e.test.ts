@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { queryApi, startApiServer, type RunningApiServer } from './api-server';
+import { importTranscript, queryApi, startApiServer, type RunningApiServer } from './api-server';
 import {
   boxOf,
   chooseTheme,
@@ -18,13 +18,17 @@ import {
 const POST_MESSAGE = 'mutation ($id: ID!, $text: String!) { postMessage(input: { sessionId: $id, text: $text }) { __typename } }';
 
 /**
- * A transcript of 1,000 events, the fact asked for later its very first message, twenty pages
- * (of 50 events) before the end. Each later message shares words with the ones before it, so
- * the built-in agent does not take it for a new subject and continue.
+ * A transcript of 1,000 events, each message answered as the built-in agent answers it, the fact
+ * asked for later its very first message, twenty pages (of 50 events) before the end. Imported
+ * in one request: posting the messages one by one and waiting for the answers took most of a minute.
  */
 const OLD_FACT = 'Margaret owns the budget of the offsite review.';
 const LATER = Array.from({ length: 499 }, (_, index) => `Point ${index + 1} of the offsite review.`);
-const REVIEW_EVENTS = 2 * (LATER.length + 1);
+const REVIEW = [OLD_FACT, ...LATER].flatMap((text) => [
+  { role: 'user' as const, content: text },
+  { role: 'assistant' as const, content: `Noted: "${text}".` },
+]);
+const REVIEW_EVENTS = REVIEW.length;
 
 describe('conversations in a sidebar by lineage, the lineage as a map, a keyboard path, themes and a phone', () => {
   let server: RunningApiServer;
@@ -100,13 +104,7 @@ describe('conversations in a sidebar by lineage, the lineage as a map, a keyboar
 
   beforeAll(async () => {
     server = await startApiServer();
-    const { createSession } = await queryApi<{ createSession: { id: string } }>(
-      server,
-      'mutation { createSession(input: { title: "Offsite review" }) { id } }',
-    );
-    reviewId = createSession.id;
-    for (const text of [OLD_FACT, ...LATER]) await queryApi(server, POST_MESSAGE, { id: reviewId, text });
-    await holds(reviewId, REVIEW_EVENTS);
+    reviewId = await importTranscript(server, 'Offsite review', REVIEW);
     browser = await launchBrowser();
     page = await openPage();
   });
@@ -281,7 +279,7 @@ describe('conversations in a sidebar by lineage, the lineage as a map, a keyboar
       await page.getByRole('region', { name: 'Projection manifest' }).waitFor();
       await check(`${theme} inspector`);
       await page.goto(`${server.url}/sessions/${reviewId}`);
-      // Every message was posted before the first answer: the session ends with the answers.
+      // The session ends with the answer to its last message.
       await answerTo(LATER.at(-1)!).waitFor();
       await check(`${theme} long session`);
       if (theme === 'Light') {
