@@ -1,11 +1,14 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const serverDir = fileURLToPath(new URL('../../server', import.meta.url));
+export const serverDir = fileURLToPath(new URL('../../server', import.meta.url));
+
+/** A migrated embedded data folder to copy, set by test/with-migrated-template.ts. */
+export const TEMPLATE_DIR_VARIABLE = 'SC_TEST_TEMPLATE_DIR';
 
 export interface RunningServer {
   url: string;
@@ -13,9 +16,11 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The real server, from source, on an embedded database of its own and a free port. */
+/** The real server, from source, on an embedded database of its own (a copy of the run's template when there is one) and a free port. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-test-'));
+  const templateDir = process.env[TEMPLATE_DIR_VARIABLE];
+  if (templateDir) await cp(templateDir, dataDir, { recursive: true });
   const apiKey = `sck_test_${randomBytes(16).toString('hex')}`;
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/index.ts'], {
     cwd: serverDir,
