@@ -10,6 +10,12 @@ import path from 'node:path';
 export const SERVER_DIST = path.resolve(__dirname, '..', '..', 'server', 'dist');
 const SERVER_ENTRY = path.join(SERVER_DIST, 'index.js');
 
+/**
+ * The test servers' embedded buffer pool in megabytes: PostgreSQL clears the whole pool as it
+ * starts, and at the default 128 MB that is most of a start; a test's data fits in a few.
+ */
+export const EMBEDDED_BUFFER_MB = '16';
+
 /** Where the global setup left a migrated embedded data folder for each server to start on a copy of. */
 export const TEMPLATE_DIR_VARIABLE = 'E2E_TEMPLATE_DATA_DIR';
 
@@ -81,6 +87,7 @@ export async function startApiServer(environment: Record<string, string> = {}): 
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: path.join(dataDir, 'data'),
+      EMBEDDED_BUFFER_MB,
       BOOTSTRAP_API_KEY: apiKey,
       DATABASE_URL: '',
       NODE_ENV: 'production',

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SERVER_DIST, TEMPLATE_DIR_VARIABLE } from './api-server';
+import { EMBEDDED_BUFFER_MB, SERVER_DIST, TEMPLATE_DIR_VARIABLE } from './api-server';
 
 interface Migrator {
-  openDatabase(options: { dataDir: string; poolSize: number; entities: unknown[] }): Promise<{ close(): Promise<void> }>;
+  openDatabase(options: { dataDir: string; embeddedBufferMb: number; poolSize: number; entities: unknown[] }): Promise<{ close(): Promise<void> }>;
 }
 
 /**
@@ -19,6 +19,6 @@ export default async function globalSetup(): Promise<void> {
   const { openDatabase } = require(database) as Migrator;
   const { entities } = require(path.join(SERVER_DIST, 'modules', 'entities.js')) as { entities: unknown[] };
   const templateDir = await mkdtemp(path.join(tmpdir(), 'session-continuation-e2e-template-'));
-  await (await openDatabase({ dataDir: templateDir, poolSize: 2, entities })).close();
+  await (await openDatabase({ dataDir: templateDir, embeddedBufferMb: Number(EMBEDDED_BUFFER_MB), poolSize: 2, entities })).close();
   process.env[TEMPLATE_DIR_VARIABLE] = templateDir;
 }

@@ -7,6 +7,12 @@ import { fileURLToPath } from 'node:url';
 
 export const serverDir = fileURLToPath(new URL('../../server', import.meta.url));
 
+/**
+ * The test servers' embedded buffer pool in megabytes: PostgreSQL clears the whole pool as it
+ * starts, and at the default 128 MB that is most of a start; a test's data fits in a few.
+ */
+export const EMBEDDED_BUFFER_MB = '16';
+
 /** A migrated embedded data folder to copy, set by test/with-migrated-template.ts. */
 export const TEMPLATE_DIR_VARIABLE = 'SC_TEST_TEMPLATE_DIR';
 
@@ -24,7 +30,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const apiKey = `sck_test_${randomBytes(16).toString('hex')}`;
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/index.ts'], {
     cwd: serverDir,
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, BOOTSTRAP_API_KEY: apiKey, MODEL_PROVIDER: 'none', ...env },
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, EMBEDDED_BUFFER_MB, BOOTSTRAP_API_KEY: apiKey, MODEL_PROVIDER: 'none', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serverDir, TEMPLATE_DIR_VARIABLE } from './server.js';
+import { EMBEDDED_BUFFER_MB, serverDir, TEMPLATE_DIR_VARIABLE } from './server.js';
 
 /**
  * Runs the test files named on the command line with Node's test runner, one at a time, after
@@ -14,7 +14,7 @@ import { serverDir, TEMPLATE_DIR_VARIABLE } from './server.js';
 const MIGRATE = [
   "const { openDatabase } = require('./src/platform/db/database');",
   "const { entities } = require('./src/modules/entities');",
-  'openDatabase({ dataDir: process.argv[1], poolSize: 2, entities }).then((database) => database.close());',
+  'openDatabase({ dataDir: process.argv[1], embeddedBufferMb: Number(process.argv[2]), poolSize: 2, entities }).then((database) => database.close());',
 ].join(' ');
 
 async function exitCodeOf(args: string[], options: SpawnOptions): Promise<number> {
@@ -25,7 +25,7 @@ async function exitCodeOf(args: string[], options: SpawnOptions): Promise<number
 
 const templateDir = await mkdtemp(path.join(tmpdir(), 'sc-test-template-'));
 try {
-  if ((await exitCodeOf(['-r', '@swc-node/register', '-e', MIGRATE, templateDir], { cwd: serverDir })) !== 0) {
+  if ((await exitCodeOf(['-r', '@swc-node/register', '-e', MIGRATE, templateDir, EMBEDDED_BUFFER_MB], { cwd: serverDir })) !== 0) {
     throw new Error('Migrating the template data folder failed.');
   }
   process.exitCode = await exitCodeOf(['--import', '@swc-node/register/esm-register', '--test', '--test-concurrency=1', ...process.argv.slice(2)], {

@@ -31,6 +31,8 @@ export interface AppConfig {
   /** A streaming replica that serves history reads (search, lineage, transcript pages); needs `redisUrl`. */
   databaseReplicaUrl?: string;
   dataDir: string;
+  /** The embedded database's buffer pool (PostgreSQL's `shared_buffers`) in megabytes; PostgreSQL's default (128) when absent. */
+  embeddedBufferMb?: number;
   bootstrapApiKey?: string;
   /** Error details and stack traces in responses; never outside development. */
   development: boolean;
@@ -293,6 +295,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     ...scaleOut(env),
     dataDir: path.resolve(env.DATA_DIR || '.data'),
+    embeddedBufferMb: integer(env, 'EMBEDDED_BUFFER_MB', 128, 1, 1024),
     bootstrapApiKey: env.BOOTSTRAP_API_KEY || undefined,
     development: env.NODE_ENV === 'development',
     clientDist: path.resolve(env.CLIENT_DIST || path.join(__dirname, '..', '..', 'client', 'dist')),

@@ -47,7 +47,7 @@ async function main(): Promise<number> {
   const pgDataDir = path.join(config.dataDir, 'pgdata');
   // Opening a folder that does not exist would create an empty database instead of checking one.
   if (!config.databaseUrl && !existsSync(pgDataDir)) throw new ConfigError(`There is no embedded database in ${pgDataDir}.`);
-  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(pgDataDir, 2);
+  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(pgDataDir, 2, config.embeddedBufferMb);
   const client = new Client({ connectionString: config.databaseUrl ?? embedded!.url, application_name: 'session-continuation-verify' });
   try {
     await client.connect();

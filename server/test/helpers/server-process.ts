@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { testPoolMode } from '../setup/test-database';
+import { TEST_EMBEDDED_BUFFER_MB, testPoolMode } from '../setup/test-database';
 
 const serverDir = path.resolve(__dirname, '..', '..');
 
@@ -14,7 +14,7 @@ function poolerEnvironment(): Record<string, string> {
 export function startServerProcess(env: Record<string, string>): ChildProcess & { output: () => string } {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/index.ts'], {
     cwd: serverDir,
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', ...poolerEnvironment(), ...env },
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', EMBEDDED_BUFFER_MB: String(TEST_EMBEDDED_BUFFER_MB), ...poolerEnvironment(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -5,7 +5,7 @@ import { RunningApp, startApp } from '../../src/app';
 import { DEFAULT_WEBHOOK_SETTINGS } from '../../src/modules/webhooks/webhooks';
 import { AppConfig, DEFAULT_AGENT_CONFIG } from '../../src/config';
 import { DEFAULT_CONTINUATION_POLICY } from '../../src/modules/continuation/continuations.service';
-import { isolatedServerDatabase, testPoolMode, testServerDatabase } from '../setup/test-database';
+import { isolatedServerDatabase, TEST_EMBEDDED_BUFFER_MB, testPoolMode, testServerDatabase } from '../setup/test-database';
 import { GraphQLTestClient } from './graphql-client';
 
 export interface TestServer {
@@ -51,6 +51,7 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
     host: '127.0.0.1',
     port: 0,
     ...database,
+    embeddedBufferMb: TEST_EMBEDDED_BUFFER_MB,
     bootstrapApiKey: `sck_test_${randomBytes(16).toString('hex')}`,
     development: false,
     clientDist: path.join(tmpdir(), 'no-client-build'),

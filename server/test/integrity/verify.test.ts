@@ -6,7 +6,7 @@ import { verifyDatabase, VerifyReport } from '../../src/modules/integrity/integr
 import { GraphQLTestClient } from '../helpers/graphql-client';
 import { continuation, continueSession, createSession, postMessage, settleRuns } from '../helpers/continuations';
 import { startTestServer, TestServer } from '../helpers/test-server';
-import { isolatedServerDatabase } from '../setup/test-database';
+import { isolatedServerDatabase, TEST_EMBEDDED_BUFFER_MB } from '../setup/test-database';
 
 const serverDir = path.resolve(__dirname, '..', '..');
 
@@ -14,7 +14,7 @@ const serverDir = path.resolve(__dirname, '..', '..');
 function runVerifier(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/scripts/verify.ts'], {
     cwd: serverDir,
-    env: { PATH: process.env.PATH, ...env },
+    env: { PATH: process.env.PATH, EMBEDDED_BUFFER_MB: String(TEST_EMBEDDED_BUFFER_MB), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { startApp } from '../../src/app';
-import { AppConfig, DEFAULT_AGENT_CONFIG } from '../../src/config';
+import { AppConfig, ConfigError, configFromEnv, DEFAULT_AGENT_CONFIG } from '../../src/config';
 import { startEmbeddedPostgres } from '../../src/platform/db/embedded-postgres';
 import { DEFAULT_CONTINUATION_POLICY } from '../../src/modules/continuation/continuations.service';
 import { collect, GraphQLTestClient } from '../helpers/graphql-client';
-import { testServerDatabase } from '../setup/test-database';
+import { TEST_EMBEDDED_BUFFER_MB, testServerDatabase } from '../setup/test-database';
 import { exitOf, startServerProcess, waitForOutput } from '../helpers/server-process';
 
 function embeddedConfig(dataDir: string): AppConfig {
@@ -15,6 +15,7 @@ function embeddedConfig(dataDir: string): AppConfig {
     host: '127.0.0.1',
     port: 0,
     dataDir,
+    embeddedBufferMb: TEST_EMBEDDED_BUFFER_MB,
     development: false,
     clientDist: path.join(tmpdir(), 'no-client-build'),
     poolSize: 2,
@@ -39,6 +40,7 @@ describe('start-up', () => {
     const first = await startApp(embeddedConfig(dataDir));
     const key = first.bootstrapKey.apiKey;
     expect(first.database.embedded).toBe(true);
+    expect(await first.database.dataSource.query('SHOW shared_buffers')).toEqual([{ shared_buffers: `${TEST_EMBEDDED_BUFFER_MB}MB` }]);
     expect((await readFile(path.join(dataDir, 'bootstrap-api-key'), 'utf8')).trim()).toBe(key);
     const admin = new GraphQLTestClient(first.url, key);
     const { createSession } = await admin.data<{ createSession: { id: string } }>(
@@ -59,6 +61,12 @@ describe('start-up', () => {
     }
   }, 120_000);
 
+  it("sizes the embedded database's buffer pool by EMBEDDED_BUFFER_MB, PostgreSQL's 128 MB by default", () => {
+    expect(configFromEnv({}).embeddedBufferMb).toBe(128);
+    expect(configFromEnv({ EMBEDDED_BUFFER_MB: '32' }).embeddedBufferMb).toBe(32);
+    for (const wrong of ['0', '2048', '16MB']) expect(() => configFromEnv({ EMBEDDED_BUFFER_MB: wrong })).toThrow(ConfigError);
+  });
+
   it('refuses to start with a clear message when the database is unreachable', async () => {
     const config = { ...embeddedConfig(await scratchFolder('unreachable')), databaseUrl: 'postgres://postgres@127.0.0.1:1/none' };
     await expect(startApp(config)).rejects.toThrow(/Cannot reach the database at postgres:\/\/postgres@127\.0\.0\.1:1\/none/);
@@ -66,7 +74,7 @@ describe('start-up', () => {
 
   it('refuses to start when a migration fails, and applies nothing of it', async () => {
     const dataDir = await scratchFolder('conflict');
-    const embedded = await startEmbeddedPostgres(path.join(dataDir, 'pgdata'), 2);
+    const embedded = await startEmbeddedPostgres(path.join(dataDir, 'pgdata'), 2, TEST_EMBEDDED_BUFFER_MB);
     const sql = new Client({ connectionString: embedded.url });
     await sql.connect();
     await sql.query('CREATE TABLE sessions (id integer)');
@@ -75,7 +83,7 @@ describe('start-up', () => {
 
     await expect(startApp(embeddedConfig(dataDir))).rejects.toThrow(/A database migration failed: .*sessions/);
 
-    const reopened = await startEmbeddedPostgres(path.join(dataDir, 'pgdata'), 2);
+    const reopened = await startEmbeddedPostgres(path.join(dataDir, 'pgdata'), 2, TEST_EMBEDDED_BUFFER_MB);
     const check = new Client({ connectionString: reopened.url });
     await check.connect();
     const { rows } = await check.query("SELECT to_regclass('accounts') AS accounts");

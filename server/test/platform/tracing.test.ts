@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { continuation, continueSession, createSession, postMessage } from '../helpers/continuations';
 import { GraphQLTestClient } from '../helpers/graphql-client';
-import { testServerDatabase } from '../setup/test-database';
+import { TEST_EMBEDDED_BUFFER_MB, testServerDatabase } from '../setup/test-database';
 import type { RecordedSpan } from '../fixtures/traced-server';
 
 const serverDir = path.resolve(__dirname, '..', '..');
@@ -38,6 +38,7 @@ async function startTracedServer(): Promise<TracedServer> {
       HOST: '127.0.0.1',
       PORT: '0',
       DATA_DIR: database.dataDir,
+      EMBEDDED_BUFFER_MB: String(TEST_EMBEDDED_BUFFER_MB),
       ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
       BOOTSTRAP_API_KEY: apiKey,
       MODEL_PROVIDER: 'none',

@@ -10,6 +10,8 @@ export interface DatabaseOptions {
   /** A `postgres://` URL; when absent, the embedded database in `dataDir` is used. */
   databaseUrl?: string;
   dataDir: string;
+  /** The embedded database's buffer pool in megabytes; PostgreSQL's default (128) when absent. */
+  embeddedBufferMb?: number;
   /** Connections to PostgreSQL; at least 2, since migrating holds one for the lock and uses another. */
   poolSize: number;
   /** Every module's entities, which the composition root lists. */
@@ -84,7 +86,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (!url) {
     const pgDataDir = path.join(options.dataDir, 'pgdata');
     try {
-      embedded = await startEmbeddedPostgres(pgDataDir, EMBEDDED_MAX_CONNECTIONS);
+      embedded = await startEmbeddedPostgres(pgDataDir, EMBEDDED_MAX_CONNECTIONS, options.embeddedBufferMb);
     } catch (error) {
       throw new DatabaseStartError(
         `Cannot open the embedded database in ${pgDataDir}: ${describe(error)}. ` +
