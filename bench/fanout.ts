@@ -1,6 +1,6 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client as WsGraphQLClient, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -278,12 +278,21 @@ async function idleSubscriberMemory(url: string, apiKey: string, pid: number) {
   return { none, first, second, perIdleKb: (second - none) / 2_000, secondThousandKb: (second - first) / 1_000 };
 }
 
+/**
+ * The built server, as `npm start` runs it (`npm run bench:fanout` builds it first). Run from source
+ * through @swc-node/register its process holds some 40 MB more heap (the compiled modules and
+ * their source maps), which every full collection marks, so its pauses were longer than a
+ * deployment's.
+ */
+const SERVER_ENTRY = path.resolve(__dirname, '..', 'server', 'dist', 'index.js');
+
 runOnNewDatabase(async (databaseUrl) => {
+  if (!existsSync(SERVER_ENTRY)) throw new Error(`No built server at ${SERVER_ENTRY}: run \`npm run build -w server\` first (npm run bench:fanout does).`);
   const model = await startFanoutModel(TOKENS, TOKEN_PAUSE_MS);
   const apiKey = `sck_fanout_${randomBytes(16).toString('hex')}`;
   const server = await spawnAndWait(
     // FANOUT_SERVER_FLAGS: node flags for the server's process, e.g. --cpu-prof to see where its time goes.
-    [...(process.env.FANOUT_SERVER_FLAGS ?? '').split(' ').filter(Boolean), '-r', '@swc-node/register', 'src/index.ts'],
+    [...(process.env.FANOUT_SERVER_FLAGS ?? '').split(' ').filter(Boolean), SERVER_ENTRY],
     {
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
