@@ -11,6 +11,7 @@ import {
 } from './recommendations';
 import { ParsedSearchQuery, SEARCH_CONFIGURATION, SearchScope, termScoreLimit } from '../../search/search';
 import { AreaStatistics, areaStatisticsSql, bm25Sql, meanLength, weighTerms } from '../../search/search.repository';
+import { readTogether } from '../../../platform/db/read-together';
 
 const BOUND = (alias: string) =>
   `json_build_object('id', ${alias}.id, 'sessionId', ${alias}.session_id, 'seq', ${alias}.seq, 'tokenCount', ${alias}.token_count, 'tokenTotal', ${alias}.token_total, 'hash', ${alias}.hash)`;
@@ -84,6 +85,15 @@ export async function purposeHits(
   }));
 }
 
+/** A row of `purposeContent`'s reads: a resource block or a memory entry. */
+interface ContentRow {
+  reference: string;
+  version: string | null;
+  block_id: string | null;
+  relevance: number;
+  matched: string[];
+}
+
 /**
  * The account's resource blocks (of each resource's latest version, unless revoked) and current
  * memory entries whose text matches the purpose's words, best first per kind. A block, not its
@@ -94,8 +104,8 @@ export async function purposeContent(manager: EntityManager, accountId: string, 
   const tsquery = `websearch_to_tsquery('${SEARCH_CONFIGURATION}', $2)`;
   const matched = (vector: string) =>
     `ARRAY(SELECT word FROM unnest($3::text[]) word WHERE ${vector} @@ plainto_tsquery('${SEARCH_CONFIGURATION}', word))`;
-  const [blocks, memories]: { reference: string; version: string | null; block_id: string | null; relevance: number; matched: string[] }[][] =
-    await Promise.all([
+  const [blocks, memories] = await readTogether<[ContentRow[], ContentRow[]]>(manager, [
+    () =>
       manager.query(
         `SELECT version.url AS reference, version.version, block.id AS block_id, block.relevance, ${matched('block.vector')} AS matched
          FROM resource_versions version
@@ -111,6 +121,7 @@ export async function purposeContent(manager: EntityManager, accountId: string, 
          LIMIT $4`,
         [accountId, query.anyWords, words, CONTENT_CANDIDATES],
       ),
+    () =>
       manager.query(
         `SELECT entry.path AS reference, NULL AS version, NULL AS block_id, ts_rank_cd(entry.search_vector, ${tsquery}, 1) AS relevance,
                 ${matched('entry.search_vector')} AS matched
@@ -121,7 +132,7 @@ export async function purposeContent(manager: EntityManager, accountId: string, 
          LIMIT $4`,
         [accountId, query.anyWords, words, CONTENT_CANDIDATES],
       ),
-    ]);
+  ]);
   return [
     ...blocks.map((row): ContentHit => ({
       kind: 'RESOURCE',

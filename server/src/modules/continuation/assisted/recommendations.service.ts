@@ -8,6 +8,7 @@ import { SessionEntity } from '../../conversation/session.entity';
 import { purposeContent, purposeHits, recalledRanges } from './recommendation.repository';
 import { resolveContentSource } from '../content-source.repository';
 import { Viewer } from '../../../shared/viewer';
+import { readTogether } from '../../../platform/db/read-together';
 
 /** A recommendation as the compiler and the API take it: a ranked range, or content resolved exactly. */
 export type Recommendation = ({ type: 'EVENTS' } & RankedRange) | RecommendedContent;
@@ -27,13 +28,14 @@ export async function rankedSources(
   candidateHits?: number,
 ): Promise<Recommendation[]> {
   const { query, words } = purposeQuery(purpose);
-  const [hits, recalled, content] = await Promise.all([
-    purposeHits(manager, accountId, originId, query, words, candidateHits),
-    recalledRanges(manager, accountId, originId),
-    purposeContent(manager, accountId, query, words),
+  const [hits, recalled, content] = await readTogether(manager, [
+    () => purposeHits(manager, accountId, originId, query, words, candidateHits),
+    () => recalledRanges(manager, accountId, originId),
+    () => purposeContent(manager, accountId, query, words),
   ]);
-  const resolved = await Promise.all(
-    rankSources(hits, recalled, content, limit).map(async (ranked): Promise<Recommendation | null> => {
+  const resolved = await readTogether(
+    manager,
+    rankSources(hits, recalled, content, limit).map((ranked) => async (): Promise<Recommendation | null> => {
       if (ranked.type === 'EVENTS') return ranked;
       const { hit } = ranked;
       const source = await resolveContentSource(
