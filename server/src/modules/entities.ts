@@ -3,6 +3,7 @@ import { ApiKeyEntity } from './accounts/api-key.entity';
 import { AttachmentEntity } from './attachments/attachment.entity';
 import { ContinuationEdgeEntity } from './continuation/continuation-edge.entity';
 import { ContinuationProposalEntity } from './continuation/continuation-proposal.entity';
+import { ContinuationRateWindowEntity } from './continuation/continuation-rate-window.entity';
 import { EventEntity } from './conversation/event.entity';
 import { MemoryEntryEntity } from './resources/memory-entry.entity';
 import { MemoryPathEntity } from './resources/memory-path.entity';
@@ -27,6 +28,7 @@ export const entities = [
   ContinuationEdgeEntity,
   ProjectionManifestEntity,
   ContinuationProposalEntity,
+  ContinuationRateWindowEntity,
   RunEntity,
   PlanRevisionEntity,
   ResourceEntity,

@@ -12,6 +12,7 @@ const STEPS: [name: string, table: string, operation: 'INSERT' | 'UPDATE', condi
   ['store the manifest', 'projection_manifests', 'INSERT', 'true'],
   ['carry the plan', 'plan_revisions', 'INSERT', 'true'],
   ['append the transition card', 'events', 'INSERT', `NEW.data->>'role' = 'transition_card'`],
+  ["count it in the account's rate window", 'continuation_rate_windows', 'INSERT', 'true'],
   ['mark the predecessor continued', 'sessions', 'UPDATE', `NEW.status = 'CONTINUED' AND OLD.status = 'ACTIVE'`],
   ["queue the successor's run", 'runs', 'INSERT', `NEW.kind = 'TURN'`],
   ['move the pending delegated run', 'runs', 'UPDATE', 'NEW.session_id <> OLD.session_id'],
@@ -39,6 +40,7 @@ describe('continueSession is atomic', () => {
               (SELECT count(*) FROM projection_manifests WHERE account_id = $1)::int AS manifests,
               (SELECT count(*) FROM runs WHERE account_id = $1)::int AS runs,
               (SELECT count(*) FROM plan_revisions WHERE account_id = $1)::int AS plans,
+              (SELECT current_count FROM continuation_rate_windows WHERE account_id = $1) AS "rateCount",
               (SELECT status FROM sessions WHERE id = $2) AS status,
               (SELECT event_count FROM sessions WHERE id = $2) AS "eventCount",
               (SELECT array_agg(session_id) FROM runs WHERE account_id = $1 AND kind = 'DELEGATED') AS "delegatedIn"`,
@@ -108,6 +110,7 @@ describe('continueSession is atomic', () => {
       manifests: before.manifests + 1,
       runs: before.runs + 1,
       plans: before.plans + 1,
+      rateCount: 1,
       status: 'CONTINUED',
     });
     expect(after.delegatedIn).not.toContain(predecessor);

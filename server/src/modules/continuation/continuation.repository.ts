@@ -5,6 +5,8 @@ import { EventEntity } from '../conversation/event.entity';
 import { RunEntity } from '../conversation/run.entity';
 import { SessionEntity } from '../conversation/session.entity';
 import { ProjectionManifestEntity } from './projection-manifest.entity';
+import { ContinuationRateWindowEntity } from './continuation-rate-window.entity';
+import { continuationsInLastMinute } from './rate-window';
 import { preparedQuery } from '../../platform/db/prepared';
 import { columnList, entityFromRow, preparedEntities, textPerDataSource } from '../../platform/db/rows';
 import { Sql, WriteTransaction } from '../../platform/db/write-transaction';
@@ -23,7 +25,7 @@ export interface ContinuationSnapshot {
   unresolvedToolCallId: string | null;
   /** The cited events that exist in the account. */
   citedEvents: EventEntity[];
-  /** The account's continuations since `since`, counted up to `countUpTo`. */
+  /** The account's continuations in the last minute, as its rate window estimates them. */
   recentContinuations: number;
 }
 
@@ -33,7 +35,7 @@ interface SnapshotRow {
   active_runs: Record<string, unknown>[];
   unresolved_tool_call_id: string | null;
   cited_events: Record<string, unknown>[];
-  recent_continuations: number;
+  rate_window: Record<string, unknown> | null;
 }
 
 interface LockedSnapshotRow extends SnapshotRow {
@@ -46,9 +48,6 @@ export interface SnapshotQuery {
   sessionId: string;
   idempotencyKey: string;
   eventIds: string[];
-  since: Date;
-  /** Counting stops here, so that the check costs at most the rate limit, however busy the account. */
-  countUpTo: number;
 }
 
 /**
@@ -64,7 +63,7 @@ const snapshotColumns = (manager: EntityManager) => `
   (SELECT row_to_json(message) FROM events message
    WHERE message.session_id = $2 AND message.kind = 'USER_MESSAGE' ORDER BY message.seq DESC LIMIT 1) AS latest_user_message,
   (SELECT coalesce(json_agg(run ORDER BY run.created_at, run.id), '[]'::json) FROM runs run
-   WHERE run.session_id = $2 AND run.status = ANY($6::text[])) AS active_runs,
+   WHERE run.session_id = $2 AND run.status = ANY($5::text[])) AS active_runs,
   (SELECT call.tool_call_id FROM events call
    WHERE call.session_id = $2 AND call.kind = 'TOOL_CALL'
      AND NOT EXISTS (SELECT 1 FROM events result
@@ -76,12 +75,10 @@ const snapshotColumns = (manager: EntityManager) => `
    LIMIT 1) AS unresolved_tool_call_id,
   (SELECT coalesce(json_agg(cited), '[]'::json) FROM unnest($4::uuid[]) wanted (id)
    CROSS JOIN LATERAL (SELECT ${columnList(manager, EventEntity)} FROM events WHERE events.id = wanted.id AND events.account_id = $1 LIMIT 1) cited) AS cited_events,
-  (SELECT count(*)::int FROM (SELECT FROM continuation_edges recent
-                              WHERE recent.account_id = $1 AND recent.created_at > $5
-                              ORDER BY recent.account_id, recent.created_at DESC LIMIT $7) counted) AS recent_continuations`;
+  (SELECT row_to_json(rate) FROM continuation_rate_windows rate WHERE rate.account_id = $1) AS rate_window`;
 
 function snapshotParameters(query: SnapshotQuery): unknown[] {
-  return [query.accountId, query.sessionId, query.idempotencyKey, query.eventIds, query.since, ACTIVE_RUN_STATUSES, query.countUpTo];
+  return [query.accountId, query.sessionId, query.idempotencyKey, query.eventIds, ACTIVE_RUN_STATUSES];
 }
 
 function snapshotFromRow(manager: EntityManager, row: SnapshotRow): ContinuationSnapshot {
@@ -91,7 +88,10 @@ function snapshotFromRow(manager: EntityManager, row: SnapshotRow): Continuation
     activeRuns: row.active_runs.map((run) => entityFromRow(manager, RunEntity, run)),
     unresolvedToolCallId: row.unresolved_tool_call_id,
     citedEvents: row.cited_events.map((event) => entityFromRow(manager, EventEntity, event)),
-    recentContinuations: row.recent_continuations,
+    recentContinuations: continuationsInLastMinute(
+      row.rate_window && entityFromRow(manager, ContinuationRateWindowEntity, row.rate_window),
+      new Date(),
+    ),
   };
 }
 
@@ -211,7 +211,8 @@ function prefetchStatement(manager: EntityManager, query: SnapshotQuery, prefetc
   };
 }
 
-const prefetchText = textPerDataSource((manager) => `WITH RECURSIVE anchor AS (
+// `anchor` is materialized: `wanted` uses its seq three times, and inlined, its three lookups would be started three times.
+const prefetchText = textPerDataSource((manager) => `WITH RECURSIVE anchor AS MATERIALIZED (
              SELECT CASE
                WHEN $3::boolean THEN (SELECT event_count + 1 FROM sessions WHERE id = $2 AND account_id = $1)
                WHEN $4::uuid IS NOT NULL THEN (SELECT seq FROM events WHERE id = $4 AND session_id = $2)

@@ -429,8 +429,6 @@ export class ContinuationService {
       sessionId: input.sessionId,
       idempotencyKey: input.idempotencyKey,
       eventIds: eventIds.filter((id): id is string => typeof id === 'string' && isId(id)),
-      since: new Date(Date.now() - 60_000),
-      countUpTo: this.policy.perAccountPerMinute,
     };
   }
 }

@@ -26,6 +26,7 @@ import { Viewer } from '../../../shared/viewer';
 import { checkRateLimits } from './checks';
 import { Prepared, compile, initiatingAttachments, manifestEntity, tokenBudget } from './compile';
 import { ContinuationPolicy } from './policy';
+import { rateWindowStart } from '../rate-window';
 import { eventReader } from './sources';
 
 /** A branch's first message: it lives in the successor, since a continued session takes no writes. */
@@ -136,6 +137,7 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
       predecessor.id,
       transferred.pendingRunIds,
     ])
+    .raw(COUNT_IN_RATE_WINDOW, [viewer.accountId, rateWindowStart(now)])
     .raw('UPDATE sessions SET status = $1, event_count = $2, token_count = $3, last_event_hash = $4 WHERE id = $5', [
       SessionStatus.CONTINUED,
       carded.totals.eventCount,
@@ -165,6 +167,20 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
   Object.assign(predecessor, carded.totals, { status: SessionStatus.CONTINUED });
   return written;
 }
+
+/**
+ * Counts the continuation in its account's rate window (`rate-window.ts`): a new window keeps the
+ * count of the one just before it as its previous count. A window older than the stored one (a
+ * process whose clock is a little behind) counts in the stored one.
+ */
+const COUNT_IN_RATE_WINDOW = `INSERT INTO continuation_rate_windows AS stored (account_id, window_start, current_count, previous_count)
+  VALUES ($1, $2, 1, 0)
+  ON CONFLICT (account_id) DO UPDATE SET
+    previous_count = CASE WHEN excluded.window_start <= stored.window_start THEN stored.previous_count
+                          WHEN excluded.window_start = stored.window_start + interval '1 minute' THEN stored.current_count
+                          ELSE 0 END,
+    current_count = CASE WHEN excluded.window_start <= stored.window_start THEN stored.current_count + 1 ELSE 1 END,
+    window_start = greatest(stored.window_start, excluded.window_start)`;
 
 interface WriteIds {
   now: Date;

@@ -17,6 +17,7 @@ import { DataLifecycle1796181596470 } from './1796181596470-DataLifecycle';
 import { ApiKeyScopes1796185200000 } from './1796185200000-ApiKeyScopes';
 import { Webhooks1796188800000 } from './1796188800000-Webhooks';
 import { WebhookDeliveryPruning1796192400000 } from './1796192400000-WebhookDeliveryPruning';
+import { ContinuationRateWindows1796196000000 } from './1796196000000-ContinuationRateWindows';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   ApiKeyScopes1796185200000,
   Webhooks1796188800000,
   WebhookDeliveryPruning1796192400000,
+  ContinuationRateWindows1796196000000,
 ];
