@@ -13,6 +13,7 @@ import { ProjectionManifestEntity } from '../projection-manifest.entity';
 import { RunEntity } from '../../conversation/run.entity';
 import { SessionEntity } from '../../conversation/session.entity';
 import { ContinuationSnapshot } from '../continuation.repository';
+import { rateWindowStart } from '../rate-window';
 import { nextPlanRevision } from '../../plans/plan.repository';
 import { queuedRun } from '../../conversation/run.repository';
 import { chainEvents } from '../../conversation/transcript.repository';
@@ -26,7 +27,6 @@ import { Viewer } from '../../../shared/viewer';
 import { checkRateLimits } from './checks';
 import { Prepared, compile, initiatingAttachments, manifestEntity, tokenBudget } from './compile';
 import { ContinuationPolicy } from './policy';
-import { rateWindowStart } from '../rate-window';
 import { eventReader } from './sources';
 
 /** A branch's first message: it lives in the successor, since a continued session takes no writes. */
