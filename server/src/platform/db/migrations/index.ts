@@ -18,6 +18,7 @@ import { ApiKeyScopes1796185200000 } from './1796185200000-ApiKeyScopes';
 import { Webhooks1796188800000 } from './1796188800000-Webhooks';
 import { WebhookDeliveryPruning1796192400000 } from './1796192400000-WebhookDeliveryPruning';
 import { ContinuationRateWindows1796196000000 } from './1796196000000-ContinuationRateWindows';
+import { EdgesWithoutAccountTimeIndex1796199600000 } from './1796199600000-EdgesWithoutAccountTimeIndex';
 
 /** Every migration, oldest first; the same list runs on PostgreSQL and on the embedded database. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   Webhooks1796188800000,
   WebhookDeliveryPruning1796192400000,
   ContinuationRateWindows1796196000000,
+  EdgesWithoutAccountTimeIndex1796199600000,
 ];
