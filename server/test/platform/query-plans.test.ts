@@ -19,7 +19,7 @@ import { directUrl } from '../setup/test-database';
 const onPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 
 /** Tables that grow with use: a sequential scan of any of them costs time in proportion to the data. */
-const GROWING_TABLES = ['events', 'sessions', 'continuation_edges', 'projection_manifests', 'runs', 'continuation_proposals', 'attachments', 'attachment_chunks', 'webhook_endpoints', 'webhook_deliveries'];
+const GROWING_TABLES = ['events', 'sessions', 'continuation_edges', 'projection_manifests', 'runs', 'continuation_proposals', 'attachments', 'attachment_chunks', 'webhook_endpoints', 'webhook_deliveries', 'search_terms'];
 
 interface Statement {
   text: string;
