@@ -13,7 +13,7 @@ import { ProjectionManifestEntity } from '../projection-manifest.entity';
 import { RunEntity } from '../../conversation/run.entity';
 import { SessionEntity } from '../../conversation/session.entity';
 import { ContinuationSnapshot } from '../continuation.repository';
-import { rateWindowStart } from '../rate-window';
+import { RATE_WINDOW_MS, rateWindowStart } from '../rate-window';
 import { nextPlanRevision } from '../../plans/plan.repository';
 import { queuedRun } from '../../conversation/run.repository';
 import { chainEvents } from '../../conversation/transcript.repository';
@@ -177,7 +177,7 @@ const COUNT_IN_RATE_WINDOW = `INSERT INTO continuation_rate_windows AS stored (a
   VALUES ($1, $2, 1, 0)
   ON CONFLICT (account_id) DO UPDATE SET
     previous_count = CASE WHEN excluded.window_start <= stored.window_start THEN stored.previous_count
-                          WHEN excluded.window_start = stored.window_start + interval '1 minute' THEN stored.current_count
+                          WHEN excluded.window_start = stored.window_start + interval '${RATE_WINDOW_MS} milliseconds' THEN stored.current_count
                           ELSE 0 END,
     current_count = CASE WHEN excluded.window_start <= stored.window_start THEN stored.current_count + 1 ELSE 1 END,
     window_start = greatest(stored.window_start, excluded.window_start)`;
