@@ -131,15 +131,12 @@ describe('proposals are written atomically', () => {
     await post(session, 'We keep the notes short.');
     await post(session, '/continue Next phase');
     const proposalId = await pendingId(session);
-    const APPROVE = `mutation ($id: ID!) { approveContinuation(input: { proposalId: $id, title: "Edited" }) { __typename } }`;
+    const APPROVE = `mutation ($id: ID!) { approveContinuation(input: { proposalId: $id, title: "Edited" }) { __typename ... on ContinueSessionSuccess { successor { id } } } }`;
     await failingAt(APPROVE_STEPS, session, async (step) => {
       const response = await client.request(APPROVE, { id: proposalId });
       expect({ step, errors: response.errors?.map((error) => error.extensions?.code) }).toEqual({ step, errors: ['INTERNAL_SERVER_ERROR'] });
     });
-    const approved = await client.data<{ approveContinuation: { __typename: string; successor?: { id: string } } }>(
-      `mutation ($id: ID!) { approveContinuation(input: { proposalId: $id, title: "Edited" }) { __typename ... on ContinueSessionSuccess { successor { id } } } }`,
-      { id: proposalId },
-    );
+    const approved = await client.data<{ approveContinuation: { __typename: string; successor?: { id: string } } }>(APPROVE, { id: proposalId });
     expect(approved.approveContinuation.__typename).toBe('ContinueSessionSuccess');
     expect(await state(session)).toMatchObject({ proposals: ['APPROVED'], status: 'CONTINUED' });
     // The successor's first turn writes to the account: settled here, so that the next test's counts of the account hold still.
