@@ -10,13 +10,19 @@ import { BenchAccount, createBenchAccounts, log, numberedNames, runOnNewDatabase
 import { GraphQLClient } from './graphql';
 import { benchCompile, reportCompile } from './compile';
 import { alternatingMedians, buildChain, lineageInSql, lineageOverHttp } from './lineage';
-import { fixed, measure, ratioCell, spread, table, Throughput } from './stats';
+import { fixed, measure, ratioCell, sideBySide, spread, table, Throughput } from './stats';
 import { MESSAGE_TEXTS, postInSql, postOverHttp } from './post-message';
 import { loadTurnInSql, prepareTurns, serverTurnLoader } from './turn-context';
 import { settleCompiler } from './warm-up';
 import { DEFAULT_AGENT_CONFIG } from '../server/src/config';
 
 const ROUNDS = 3;
+/**
+ * Turns of each side within a round (`sideBySide`): the server, the raw side, the raw side, the
+ * server. Measured one after the other, the raw side always second, it met more of PostgreSQL's
+ * work after the server's burst of writes than the server met of its own.
+ */
+const TURNS = 2;
 const CONCURRENCIES = [1, 4, 16];
 const MAX_CLIENTS = Math.max(...CONCURRENCIES);
 /** Continuations timed per round at each concurrency: enough for a p99 without blowing the time budget. */
@@ -282,10 +288,13 @@ async function measureRound(round: number, databaseUrl: string, prepared: Prepar
     for (const clients of CONCURRENCIES) {
       const count = OPERATIONS[clients];
       log(`Round ${round}: continueSession with ${clients} client(s), ${count} operations each side...`);
-      const forServer = serverPredecessors(count);
-      const server = await measure(clients, count, (index) => continueOverHttp(clientOf(serverAccounts, forServer[index]), forServer[index]));
-      const forRaw = rawPredecessors(count);
-      const raw = await rawThroughput(databaseUrl, clients, (pool, index) => continueInSql(pool, forRaw[index], manifest), count);
+      const [forServer, forRaw] = [serverPredecessors(count), rawPredecessors(count)];
+      const { server, raw } = await sideBySide(
+        TURNS,
+        count,
+        (start, size) => measure(clients, size, (index) => continueOverHttp(clientOf(serverAccounts, forServer[start + index]), forServer[start + index])),
+        (start, size) => rawThroughput(databaseUrl, clients, (pool, index) => continueInSql(pool, forRaw[start + index], manifest), size),
+      );
       results.continueRounds.push({ round, clients, server, raw });
     }
   }
@@ -293,26 +302,39 @@ async function measureRound(round: number, databaseUrl: string, prepared: Prepar
     for (const clients of CONCURRENCIES) {
       const count = MESSAGE_OPERATIONS[clients];
       log(`Round ${round}: postMessage with ${clients} client(s), ${count} operations each side...`);
-      const server = await measure(clients, count, (index) => {
-        const session = messages.serverSessions[index % messages.serverSessions.length];
-        return postOverHttp(clientOf(messages.serverAccounts, session), session.id, MESSAGE_TEXTS[index % MESSAGE_TEXTS.length]);
-      });
-      const raw = await rawThroughput(
-        databaseUrl,
-        clients,
-        (pool, index) => {
-          const session = messages.rawSessions[index % messages.rawSessions.length];
-          return postInSql(pool, session.accountId, session.id, MESSAGE_TEXTS[index % MESSAGE_TEXTS.length], true);
-        },
+      const { server, raw } = await sideBySide(
+        TURNS,
         count,
+        (start, size) =>
+          measure(clients, size, (offset) => {
+            const index = start + offset;
+            const session = messages.serverSessions[index % messages.serverSessions.length];
+            return postOverHttp(clientOf(messages.serverAccounts, session), session.id, MESSAGE_TEXTS[index % MESSAGE_TEXTS.length]);
+          }),
+        (start, size) =>
+          rawThroughput(
+            databaseUrl,
+            clients,
+            (pool, offset) => {
+              const index = start + offset;
+              const session = messages.rawSessions[index % messages.rawSessions.length];
+              return postInSql(pool, session.accountId, session.id, MESSAGE_TEXTS[index % MESSAGE_TEXTS.length], true);
+            },
+            size,
+          ),
       );
       results.messageRounds.push({ round, clients, server, raw });
     }
   }
   if (turns) {
     log(`Round ${round}: a turn's context, ${TURN_LOADS} loads each side at ${TURN_CLIENTS} clients...`);
-    const server = await measure(TURN_CLIENTS, TURN_LOADS, (index) => turns.loader.turnStart(turns.queued[index] as RunEntity));
-    const raw = await rawThroughput(databaseUrl, TURN_CLIENTS, (pool, index) => loadTurnInSql(pool, turns.queued[index], DEFAULT_AGENT_CONFIG.windowTokens), TURN_LOADS);
+    const { server, raw } = await sideBySide(
+      TURNS,
+      TURN_LOADS,
+      (start, size) => measure(TURN_CLIENTS, size, (index) => turns.loader.turnStart(turns.queued[start + index] as RunEntity)),
+      (start, size) =>
+        rawThroughput(databaseUrl, TURN_CLIENTS, (pool, index) => loadTurnInSql(pool, turns.queued[start + index], DEFAULT_AGENT_CONFIG.windowTokens), size),
+    );
     results.turnRounds.push({ round, server, raw });
   }
   if (lineage) {

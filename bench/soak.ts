@@ -6,7 +6,7 @@ import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, readMan
 import { BenchAccount, createBenchAccounts, log, numberedNames, runOnNewDatabase, startBenchServer } from './harness';
 import { settleCompiler } from './warm-up';
 import { MESSAGE_TEXTS, postInSql, postOverHttp } from './post-message';
-import { fixed, measure, median, table, Throughput } from './stats';
+import { fixed, measure, median, merged, sideBySide, table, Throughput } from './stats';
 
 /**
  * A new deployment filling up: the server starts on an empty database and serves windows of
@@ -31,12 +31,14 @@ const MESSAGES_AFTER = 3;
  */
 const WARMUP = 320;
 const FLAT_TARGET = 0.8;
+/** Turns of the server's and the by-hand side's operations in a window, each 250 operations at the default window. */
+const PARTS = 4;
 const RAW_TARGET = 0.6;
 
 interface Window {
   events: number;
   continueSession: Throughput;
-  /** The same continuations written by hand, right after the server's, on the same data. */
+  /** The same continuations written by hand, in turns with the server's, on the same data. */
   rawContinue: Throughput;
   postMessage: Throughput;
   /** Messages written by hand to the hand-written predecessors before they are continued. */
@@ -55,21 +57,6 @@ function memory(): { rssMb: number; heapMb: number } {
   return { rssMb: rss / 2 ** 20, heapMb: heapUsed / 2 ** 20 };
 }
 
-/** Throughput of operations split into batches measured one after another, as one figure. */
-function merged(batches: Throughput[], counts: number[]): Throughput {
-  const total = counts.reduce((a, b) => a + b, 0);
-  const seconds = batches.reduce((sum, batch, index) => sum + counts[index] / batch.opsPerSecond, 0);
-  const weighted = (pick: (batch: Throughput) => number) => batches.reduce((sum, batch, index) => sum + pick(batch) * counts[index], 0) / total;
-  const postgres = batches.every((batch) => batch.postgresCpuMs !== null) ? weighted((batch) => batch.postgresCpuMs!) : null;
-  return {
-    opsPerSecond: total / seconds,
-    p50Ms: weighted((batch) => batch.p50Ms),
-    p99Ms: Math.max(...batches.map((batch) => batch.p99Ms)),
-    processCpuMs: weighted((batch) => batch.processCpuMs),
-    postgresCpuMs: postgres,
-  };
-}
-
 async function createSessions(accounts: BenchAccount[], count: number): Promise<Predecessor[]> {
   const sessions: Predecessor[] = new Array(count);
   await measure(CLIENTS, count, async (index) => {
@@ -83,61 +70,79 @@ async function createSessions(accounts: BenchAccount[], count: number): Promise<
   return sessions;
 }
 
+/** Round `round` of messages: one to each session. */
+function postRound(accounts: BenchAccount[], sessions: Predecessor[], round: number) {
+  const clientOf = (session: Predecessor) => accounts.find((account) => account.id === session.accountId)!.client;
+  return async (index: number) => {
+    const session = sessions[index];
+    session.messageIds.push(await postOverHttp(clientOf(session), session.id, MESSAGE_TEXTS[round % MESSAGE_TEXTS.length]));
+  };
+}
+
 /** `perSession` messages to each session, one round over all sessions at a time. */
 async function postMessages(accounts: BenchAccount[], sessions: Predecessor[], perSession: number): Promise<Throughput> {
-  const clientOf = (session: Predecessor) => accounts.find((account) => account.id === session.accountId)!.client;
   const rounds: Throughput[] = [];
-  for (let round = 0; round < perSession; round++) {
-    rounds.push(
-      await measure(CLIENTS, sessions.length, async (index) => {
-        const session = sessions[index];
-        session.messageIds.push(await postOverHttp(clientOf(session), session.id, MESSAGE_TEXTS[round % MESSAGE_TEXTS.length]));
-      }),
-    );
-  }
+  for (let round = 0; round < perSession; round++) rounds.push(await measure(CLIENTS, sessions.length, postRound(accounts, sessions, round)));
   return merged(rounds, rounds.map(() => sessions.length));
 }
 
+/** A side of `sideBySide`: `operation` on `size` indexes from `start`, at 16 clients. */
+const atClients =
+  (operation: (index: number) => Promise<unknown>) =>
+  (start: number, size: number): Promise<Throughput> =>
+    measure(CLIENTS, size, (index) => operation(start + index));
+
 /**
  * Messages and continuations written by hand in two round trips, on accounts of their own:
- * measured in every window beside the server's, so that a window slowed by the machine or by
- * PostgreSQL's own work (a checkpoint every minute or so, at this rate of writes, or tables and
- * indexes outgrowing its cache) shows on both sides.
+ * measured in every window in turns with the server's (`sideBySide`), so that a window slowed by
+ * the machine or by PostgreSQL's own work (a checkpoint every minute or so, at this rate of
+ * writes, or tables and indexes outgrowing its cache) shows on both sides.
  */
 interface RawSide {
   pool: Pool;
   accountIds: string[];
-  /** Read from the first continuation the server wrote. */
-  manifest?: ManifestTemplate;
+  /** Read once, from the first continuation the server wrote. */
+  manifest?: Promise<ManifestTemplate>;
 }
 
 /** One window: predecessors written to and continued, successors written to, their lineage read. */
 async function serveWindow(accounts: BenchAccount[], raw: RawSide, size: number): Promise<Omit<Window, 'events' | 'rssMb' | 'heapMb'>> {
   const clientOf = (session: Predecessor) => accounts.find((account) => account.id === session.accountId)!.client;
   const handWritten = await spreadPredecessors(raw.pool, raw.accountIds, size);
-  const rawRounds: Throughput[] = [];
+  const predecessors = await createSessions(accounts, size);
+  const [serverRounds, rawRounds]: Throughput[][] = [[], []];
   for (let round = 0; round < MESSAGES_BEFORE; round++) {
     const text = MESSAGE_TEXTS[round % MESSAGE_TEXTS.length];
     // No agent answers on the server's side either: no turn is queued.
-    rawRounds.push(await measure(CLIENTS, size, (index) => postInSql(raw.pool, handWritten[index].accountId, handWritten[index].id, text, false)));
+    const turns = await sideBySide(
+      PARTS,
+      size,
+      atClients(postRound(accounts, predecessors, round)),
+      atClients((index) => postInSql(raw.pool, handWritten[index].accountId, handWritten[index].id, text, false)),
+    );
+    serverRounds.push(turns.server);
+    rawRounds.push(turns.raw);
   }
+  const before = merged(serverRounds, serverRounds.map(() => size));
   const rawMessage = merged(rawRounds, rawRounds.map(() => size));
-  const predecessors = await createSessions(accounts, size);
-  const before = await postMessages(accounts, predecessors, MESSAGES_BEFORE);
   const successors: Predecessor[] = new Array(size);
-  const continueSession = await measure(CLIENTS, size, async (index) => {
-    const predecessor = predecessors[index];
-    successors[index] = { id: await continueOverHttp(clientOf(predecessor), predecessor), accountId: predecessor.accountId, messageIds: [] };
-  });
-  const manifest = (raw.manifest ??= await readManifestTemplate(raw.pool));
-  const rawContinue = await measure(CLIENTS, size, (index) => continueInSql(raw.pool, handWritten[index], manifest));
+  const continued = await sideBySide(
+    PARTS,
+    size,
+    atClients(async (index) => {
+      const predecessor = predecessors[index];
+      successors[index] = { id: await continueOverHttp(clientOf(predecessor), predecessor), accountId: predecessor.accountId, messageIds: [] };
+    }),
+    // The server's turn goes first: by the first continuation by hand its manifest is there to copy.
+    atClients(async (index) => continueInSql(raw.pool, handWritten[index], await (raw.manifest ??= readManifestTemplate(raw.pool)))),
+  );
   const after = await postMessages(accounts, successors, MESSAGES_AFTER);
   const lineage = await measure(CLIENTS, size, async (index) => {
     const { session } = await clientOf(successors[index]).data<{ session: { lineage: unknown[] } }>(LINEAGE, { id: successors[index].id });
     if (session.lineage.length !== 2) throw new Error(`A successor's lineage has ${session.lineage.length} sessions`);
   });
   const postMessage = merged([before, after], [MESSAGES_BEFORE * size, MESSAGES_AFTER * size]);
-  return { continueSession, rawContinue, postMessage, rawMessage, lineage };
+  return { continueSession: continued.server, rawContinue: continued.raw, postMessage, rawMessage, lineage };
 }
 
 async function soak(databaseUrl: string) {
@@ -187,7 +192,7 @@ function report(windows: Window[], start: { rssMb: number; heapMb: number }, loa
     `\nSoak from an empty database: ${CONTINUATIONS} continuations in windows of ${WINDOW}, ${CLIENTS} clients, ` +
       `${cpus().length} CPUs, load average ${loadAverage} at start` +
       `\neach window: ${WINDOW} sessions created, ${MESSAGES_BEFORE} messages each, continued, ${MESSAGES_AFTER} messages to each successor, ` +
-      `${WINDOW} lineage reads; by hand right after the server's, on the same data: ${MESSAGES_BEFORE} messages to each of ` +
+      `${WINDOW} lineage reads; by hand in ${PARTS} turns with the server's, on the same data: ${MESSAGES_BEFORE} messages to each of ` +
       `${WINDOW} sessions, which are then continued\n`,
   );
   const cells = (throughput: Throughput) => [fixed(throughput.opsPerSecond), fixed(throughput.p50Ms), fixed(throughput.p99Ms)];

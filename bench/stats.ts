@@ -62,6 +62,48 @@ export async function measure(concurrency: number, count: number, operation: (in
 }
 
 /** A plain-text table: right-aligned columns, a rule under the header. */
+/** Throughput of operations split into batches measured one after another, as one figure. */
+export function merged(batches: Throughput[], counts: number[]): Throughput {
+  const total = counts.reduce((a, b) => a + b, 0);
+  const seconds = batches.reduce((sum, batch, index) => sum + counts[index] / batch.opsPerSecond, 0);
+  const weighted = (pick: (batch: Throughput) => number) => batches.reduce((sum, batch, index) => sum + pick(batch) * counts[index], 0) / total;
+  const postgres = batches.every((batch) => batch.postgresCpuMs !== null) ? weighted((batch) => batch.postgresCpuMs!) : null;
+  return {
+    opsPerSecond: total / seconds,
+    p50Ms: weighted((batch) => batch.p50Ms),
+    p99Ms: Math.max(...batches.map((batch) => batch.p99Ms)),
+    processCpuMs: weighted((batch) => batch.processCpuMs),
+    postgresCpuMs: postgres,
+  };
+}
+
+/**
+ * `count` operations on the server and as many on the raw side, in `parts` turns each, the side
+ * that goes first alternating (server then raw, raw then server, ...): what PostgreSQL does after a
+ * burst of writes (flushing the WAL, a checkpoint, autovacuum) and the machine's own load then fall
+ * on both sides alike, not on whichever always ran second. Each side measures `size` operations
+ * from `start`; its turns make one figure.
+ */
+export async function sideBySide(
+  parts: number,
+  count: number,
+  server: (start: number, size: number) => Promise<Throughput>,
+  raw: (start: number, size: number) => Promise<Throughput>,
+): Promise<{ server: Throughput; raw: Throughput }> {
+  const turns = { server: [] as Throughput[], raw: [] as Throughput[] };
+  const counts: number[] = [];
+  for (let part = 0; part < parts; part++) {
+    const start = Math.floor((count * part) / parts);
+    const size = Math.floor((count * (part + 1)) / parts) - start;
+    const onServer = async () => turns.server.push(await server(start, size));
+    const onRaw = async () => turns.raw.push(await raw(start, size));
+    if (part % 2 === 0) await onServer().then(onRaw);
+    else await onRaw().then(onServer);
+    counts.push(size);
+  }
+  return { server: merged(turns.server, counts), raw: merged(turns.raw, counts) };
+}
+
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column].length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padStart(widths[column])).join('  ');
