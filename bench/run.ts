@@ -18,9 +18,8 @@ import { DEFAULT_AGENT_CONFIG } from '../server/src/config';
 
 const ROUNDS = 3;
 /**
- * Turns of each side within a round (`sideBySide`): the server, the raw side, the raw side, the
- * server. A side measured always second meets what PostgreSQL does after the first side's writes:
- * in the soak, the by-hand side measured that way ran at half its speed in most windows.
+ * Turns of each side in a round (`sideBySide`): server, raw, raw, server. A side always measured
+ * second meets what PostgreSQL does after the other's writes (the soak's by-hand side did).
  */
 const TURNS = 2;
 const CONCURRENCIES = [1, 4, 16];
@@ -307,18 +306,16 @@ async function measureRound(round: number, databaseUrl: string, prepared: Prepar
         count,
         (start, size) =>
           measure(clients, size, (offset) => {
-            const index = start + offset;
-            const session = messages.serverSessions[index % messages.serverSessions.length];
-            return postOverHttp(clientOf(messages.serverAccounts, session), session.id, MESSAGE_TEXTS[index % MESSAGE_TEXTS.length]);
+            const session = messages.serverSessions[(start + offset) % messages.serverSessions.length];
+            return postOverHttp(clientOf(messages.serverAccounts, session), session.id, MESSAGE_TEXTS[(start + offset) % MESSAGE_TEXTS.length]);
           }),
         (start, size) =>
           rawThroughput(
             databaseUrl,
             clients,
             (pool, offset) => {
-              const index = start + offset;
-              const session = messages.rawSessions[index % messages.rawSessions.length];
-              return postInSql(pool, session.accountId, session.id, MESSAGE_TEXTS[index % MESSAGE_TEXTS.length], true);
+              const session = messages.rawSessions[(start + offset) % messages.rawSessions.length];
+              return postInSql(pool, session.accountId, session.id, MESSAGE_TEXTS[(start + offset) % MESSAGE_TEXTS.length], true);
             },
             size,
           ),
