@@ -61,7 +61,6 @@ export async function measure(concurrency: number, count: number, operation: (in
   };
 }
 
-/** A plain-text table: right-aligned columns, a rule under the header. */
 /** Throughput of operations split into batches measured one after another, as one figure. */
 export function merged(batches: Throughput[], counts: number[]): Throughput {
   const total = counts.reduce((a, b) => a + b, 0);
@@ -104,6 +103,7 @@ export async function sideBySide(
   return { server: merged(turns.server, counts), raw: merged(turns.raw, counts) };
 }
 
+/** A plain-text table: right-aligned columns, a rule under the header. */
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column].length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padStart(widths[column])).join('  ');
