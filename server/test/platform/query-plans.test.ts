@@ -47,7 +47,7 @@ const ACCOUNT_ALONE = /^\((\w+\.)?account_id = \$\d+\)$/;
  * Reads of a growing table whole: a sequential scan, or an index scan that reads every row of the
  * account to keep those a filter matches (its cost grows with the account as a scan's with the table).
  */
-function scansOfGrowingTables(node: PlanNode): string[] {
+function growingTablesReadWhole(node: PlanNode): string[] {
   const relation = node['Relation Name'];
   const growing = relation !== undefined && GROWING_TABLES.includes(relation);
   const own =
@@ -56,7 +56,7 @@ function scansOfGrowingTables(node: PlanNode): string[] {
       : growing && node.Filter !== undefined && ACCOUNT_ALONE.test(node['Index Cond'] ?? '')
         ? [`${relation} ${node.Alias} through ${node['Index Name']} on ${node['Index Cond']} alone, filtered by ${node.Filter}`]
         : [];
-  return [...own, ...(node.Plans ?? []).flatMap(scansOfGrowingTables)];
+  return [...own, ...(node.Plans ?? []).flatMap(growingTablesReadWhole)];
 }
 
 /** Records the parameterized statements the server sends, one entry per text. */
@@ -113,9 +113,9 @@ async function wholeReads(databaseUrl: string, statements: Iterable<Statement>):
     const findings: string[] = [];
     for (const statement of statements) {
       const plan = await planOf(client, statement);
-      const scanned = scansOfGrowingTables(plan);
-      if (scanned.length > 0) {
-        findings.push(`${statement.kept ? 'kept' : 'planned'} statement reads whole ${scanned.join('; ')}:\n${statement.text}\n${JSON.stringify(plan)}`);
+      const readWhole = growingTablesReadWhole(plan);
+      if (readWhole.length > 0) {
+        findings.push(`${statement.kept ? 'kept' : 'planned'} statement reads whole ${readWhole.join('; ')}:\n${statement.text}\n${JSON.stringify(plan)}`);
       }
     }
     return findings;
