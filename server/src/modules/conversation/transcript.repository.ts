@@ -9,7 +9,7 @@ import { SessionEntity } from './session.entity';
 import { preparedQuery } from '../../platform/db/prepared';
 import { columnList, entityFromRow, preparedEntities, textPerDataSource } from '../../platform/db/rows';
 import { WriteTransaction } from '../../platform/db/write-transaction';
-import { enqueueWebhooks } from '../webhooks/webhook.repository';
+import { enqueueWebhooks, hasActiveEndpoint } from '../webhooks/webhook.repository';
 import { messagesPosted } from './webhook-events';
 
 /** What a caller supplies to append one event; seq, hash, token count and time are assigned here. */
@@ -46,6 +46,8 @@ export interface LockedForMessage {
   earlier: EventEntity | null;
   /** The turn run the earlier message queued, if any. */
   earlierRun: RunEntity | null;
+  /** Whether the account had a webhook endpoint as the lock was taken: without one, the message needs no outbox. */
+  announced: boolean;
 }
 
 interface LockedForMessageRow {
@@ -53,6 +55,7 @@ interface LockedForMessageRow {
   changed_while_waiting: boolean | null;
   earlier: Record<string, unknown> | null;
   earlier_run: Record<string, unknown> | null;
+  announced: boolean;
 }
 
 const messageLockText = textPerDataSource((manager) => `WITH locked AS (
@@ -66,7 +69,8 @@ const messageLockText = textPerDataSource((manager) => `WITH locked AS (
          (SELECT row_to_json(earlier) FROM earlier) AS earlier,
          (SELECT row_to_json(run) FROM earlier CROSS JOIN LATERAL (
             SELECT ${columnList(manager, RunEntity)} FROM runs WHERE trigger_event_id = earlier.id AND kind = 'TURN' LIMIT 1
-          ) run) AS earlier_run`);
+          ) run) AS earlier_run,
+         ${hasActiveEndpoint('$2')} AS announced`);
 
 /**
  * Opens the transaction by locking the session ({@link lockSession}) and reads an earlier message
@@ -86,17 +90,19 @@ export async function lockForMessage(
     values: [sessionId, accountId, clientMessageId],
   });
   const locked = row as unknown as LockedForMessageRow;
-  if (!locked.session) return { session: null, earlier: null, earlierRun: null };
+  const announced = locked.announced;
+  if (!locked.session) return { session: null, earlier: null, earlierRun: null, announced };
   const session = entityFromRow(manager, SessionEntity, locked.session);
   if (locked.changed_while_waiting && clientMessageId !== null) {
     const earlier = await manager.findOneBy(EventEntity, { sessionId, clientMessageId });
     const earlierRun = earlier ? await manager.findOneBy(RunEntity, { triggerEventId: earlier.id, kind: RunKind.TURN }) : null;
-    return { session, earlier, earlierRun };
+    return { session, earlier, earlierRun, announced };
   }
   return {
     session,
     earlier: locked.earlier ? entityFromRow(manager, EventEntity, locked.earlier) : null,
     earlierRun: locked.earlier_run ? entityFromRow(manager, RunEntity, locked.earlier_run) : null,
+    announced,
   };
 }
 

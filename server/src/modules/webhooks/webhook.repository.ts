@@ -24,6 +24,15 @@ export async function enqueueWebhooks(manager: EntityManager, events: WebhookEve
   if (events.length > 0) await preparedQuery(manager, OUTBOX, outboxValues(events));
 }
 
+/**
+ * A boolean SQL expression: whether the account `accountParameter` names has an endpoint that is
+ * not disabled. A write that locks its rows with it in its first statement can leave the outbox out
+ * of its last when there is none: an endpoint receives the writes that start after it is created.
+ */
+export function hasActiveEndpoint(accountParameter: string): string {
+  return `EXISTS (SELECT 1 FROM webhook_endpoints WHERE account_id = ${accountParameter} AND disabled_at IS NULL)`;
+}
+
 /** Adds the events' outbox rows to a combined statement, to be written with the rest of it. */
 export function withWebhooks(statement: CombinedStatement, events: WebhookEvent[]): CombinedStatement {
   return events.length > 0 ? statement.raw(OUTBOX, outboxValues(events)) : statement;
