@@ -47,7 +47,7 @@ export interface LockedForMessage {
   /** The turn run the earlier message queued, if any. */
   earlierRun: RunEntity | null;
   /** Whether the account had a webhook endpoint as the lock was taken: without one, the message needs no outbox. */
-  announced: boolean;
+  hasWebhookEndpoint: boolean;
 }
 
 interface LockedForMessageRow {
@@ -55,7 +55,7 @@ interface LockedForMessageRow {
   changed_while_waiting: boolean | null;
   earlier: Record<string, unknown> | null;
   earlier_run: Record<string, unknown> | null;
-  announced: boolean;
+  has_webhook_endpoint: boolean;
 }
 
 const messageLockText = textPerDataSource((manager) => `WITH locked AS (
@@ -70,7 +70,7 @@ const messageLockText = textPerDataSource((manager) => `WITH locked AS (
          (SELECT row_to_json(run) FROM earlier CROSS JOIN LATERAL (
             SELECT ${columnList(manager, RunEntity)} FROM runs WHERE trigger_event_id = earlier.id AND kind = 'TURN' LIMIT 1
           ) run) AS earlier_run,
-         ${hasActiveEndpoint('$2')} AS announced`);
+         ${hasActiveEndpoint('$2')} AS has_webhook_endpoint`);
 
 /**
  * Opens the transaction by locking the session ({@link lockSession}) and reads an earlier message
@@ -90,19 +90,19 @@ export async function lockForMessage(
     values: [sessionId, accountId, clientMessageId],
   });
   const locked = row as unknown as LockedForMessageRow;
-  const announced = locked.announced;
-  if (!locked.session) return { session: null, earlier: null, earlierRun: null, announced };
+  const hasWebhookEndpoint = locked.has_webhook_endpoint;
+  if (!locked.session) return { session: null, earlier: null, earlierRun: null, hasWebhookEndpoint };
   const session = entityFromRow(manager, SessionEntity, locked.session);
   if (locked.changed_while_waiting && clientMessageId !== null) {
     const earlier = await manager.findOneBy(EventEntity, { sessionId, clientMessageId });
     const earlierRun = earlier ? await manager.findOneBy(RunEntity, { triggerEventId: earlier.id, kind: RunKind.TURN }) : null;
-    return { session, earlier, earlierRun, announced };
+    return { session, earlier, earlierRun, hasWebhookEndpoint };
   }
   return {
     session,
     earlier: locked.earlier ? entityFromRow(manager, EventEntity, locked.earlier) : null,
     earlierRun: locked.earlier_run ? entityFromRow(manager, RunEntity, locked.earlier_run) : null,
-    announced,
+    hasWebhookEndpoint,
   };
 }
 

@@ -90,7 +90,7 @@ export class TranscriptService {
     type Appended = PostedMessage & { replayed: boolean };
     // Two round trips on PostgreSQL: the lock with the replay check, then the writes with the commit.
     const outcome = await inWriteTransaction(this.dataSource, async (transaction): Promise<Outcome<Appended> | SessionEntity> => {
-      const { session, earlier, earlierRun, announced } = await lockForMessage(transaction, viewer.accountId, input.sessionId, input.clientMessageId ?? null);
+      const { session, earlier, earlierRun, hasWebhookEndpoint } = await lockForMessage(transaction, viewer.accountId, input.sessionId, input.clientMessageId ?? null);
       if (!session) return sessionNotFound();
       if (earlier) return succeed({ event: earlier, session, run: earlierRun, replayed: true });
       if (session.erasedAt) return { ok: false, error: erasedSessionFailure(['input', 'sessionId']) };
@@ -109,7 +109,7 @@ export class TranscriptService {
         ? queuedRun({ accountId: session.accountId, sessionId: session.id, kind: RunKind.TURN, triggerEventId: event.id }, event.createdAt)
         : null;
       const statement = new CombinedStatement(transaction.manager).insert(EventEntity, [event]).insert(RunEntity, run ? [run] : []);
-      await (announced ? withWebhooks(statement, messagesPosted([event])) : statement)
+      await (hasWebhookEndpoint ? withWebhooks(statement, messagesPosted([event])) : statement)
         .raw('UPDATE sessions SET event_count = $1, token_count = $2, last_event_hash = $3 WHERE id = $4', [
           totals.eventCount,
           totals.tokenCount,
