@@ -422,13 +422,14 @@ export class ContinuationService {
   }
 
   private snapshotQuery(viewer: Viewer, input: ContinueSessionRequest): SnapshotQuery {
-    // The initiating message is read with the cited events.
+    // The initiating message is read with the cited events. Ranges often share an end (one ends
+    // where the next starts): each event is looked up once.
     const eventIds = [input.initiatingEventId, ...input.sources.flatMap((source) => [source.fromEventId, source.toEventId, source.eventId])];
     return {
       accountId: viewer.accountId,
       sessionId: input.sessionId,
       idempotencyKey: input.idempotencyKey,
-      eventIds: eventIds.filter((id): id is string => typeof id === 'string' && isId(id)),
+      eventIds: [...new Set(eventIds.filter((id): id is string => typeof id === 'string' && isId(id)))],
     };
   }
 }
