@@ -286,13 +286,21 @@ async function idleSubscriberMemory(url: string, apiKey: string, pid: number) {
  */
 const SERVER_ENTRY = path.resolve(__dirname, '..', 'server', 'dist', 'index.js');
 
+/** The node flags of the server's `npm start` script (`node <flags> dist/index.js`): the server runs with them here too. */
+function startFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.resolve(__dirname, '..', 'server', 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = scripts.start.split(/\s+/);
+  if (words[0] !== 'node' || words[words.length - 1] !== 'dist/index.js') throw new Error(`The server's start script is not \`node <flags> dist/index.js\`: ${scripts.start}`);
+  return words.slice(1, -1);
+}
+
 runOnNewDatabase(async (databaseUrl) => {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`No built server at ${SERVER_ENTRY}: run \`npm run build -w server\` first (npm run bench:fanout does).`);
   const model = await startFanoutModel(TOKENS, TOKEN_PAUSE_MS);
   const apiKey = `sck_fanout_${randomBytes(16).toString('hex')}`;
   const server = await spawnAndWait(
-    // FANOUT_SERVER_FLAGS: node flags for the server's process, e.g. --cpu-prof to see where its time goes.
-    [...(process.env.FANOUT_SERVER_FLAGS ?? '').split(' ').filter(Boolean), SERVER_ENTRY],
+    // FANOUT_SERVER_FLAGS: more node flags for the server's process, e.g. --cpu-prof to see where its time goes.
+    [...startFlags(), ...(process.env.FANOUT_SERVER_FLAGS ?? '').split(' ').filter(Boolean), SERVER_ENTRY],
     {
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
