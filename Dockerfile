@@ -22,5 +22,5 @@ COPY --from=build /app/client/dist ./client/dist
 EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s \
   CMD node -e "fetch('http://127.0.0.1:4000/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
-# The young generation kept at the size V8 grows it to under load (docs/operating.md, memory).
+# A floor under the young generation, which V8 otherwise shrinks in a lull (docs/operating.md, memory).
 CMD ["node", "--min-semi-space-size=16", "server/dist/index.js"]
