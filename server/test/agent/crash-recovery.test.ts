@@ -71,6 +71,12 @@ onPostgres('a server process killed mid-flight', () => {
     const messages = chats.flatMap((sessionId) =>
       Array.from({ length: MESSAGES_PER_SESSION }, (_, index) => ({ sessionId, text: `message ${index} of ${sessionId}`, clientMessageId: randomUUID() })),
     );
+    // Continuations wait on a lock held here, so whenever the kill comes some requests are still open,
+    // however the machine schedules this process and the server's.
+    const blocker = new Client({ connectionString: database.databaseUrl });
+    await blocker.connect();
+    await blocker.query('BEGIN');
+    await blocker.query('LOCK TABLE continuation_edges IN SHARE MODE');
     // Everything at once; the process dies while it is busy with them, once a third are answered.
     let answeredSoFar = 0;
     const track = <T>(response: Promise<T>) => response.then((value) => ((answeredSoFar += 1), value)).catch(() => null);
@@ -82,6 +88,9 @@ onPostgres('a server process killed mid-flight', () => {
     const killed = children[0];
     killed.kill('SIGKILL');
     await exitOf(killed);
+    // The killed process's blocked writes may still commit once the lock goes: the retries must find them.
+    await blocker.query('COMMIT');
+    await blocker.end();
     const answered = (await Promise.all(inFlight)).filter((response) => response !== null).length;
     // The kill came while requests were still open: some never got an answer.
     expect(answered).toBeLessThan(inFlight.length);
