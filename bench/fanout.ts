@@ -6,7 +6,7 @@ import { Client as WsGraphQLClient, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { FanoutModel, startFanoutModel } from './fanout-model';
 import { GraphQLClient } from './graphql';
-import { log, runOnNewDatabase } from './harness';
+import { log, runOnNewDatabase, startFlags } from './harness';
 import { monotonicNow } from './model-process';
 import { fixed, ratioCell, spread, table } from './stats';
 
@@ -285,14 +285,6 @@ async function idleSubscriberMemory(url: string, apiKey: string, pid: number) {
  * deployment's.
  */
 const SERVER_ENTRY = path.resolve(__dirname, '..', 'server', 'dist', 'index.js');
-
-/** The node flags of the server's `npm start` script (`node <flags> dist/index.js`): the server runs with them here too. */
-function startFlags(): string[] {
-  const { scripts } = JSON.parse(readFileSync(path.resolve(__dirname, '..', 'server', 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const words = scripts.start.split(/\s+/);
-  if (words[0] !== 'node' || words[words.length - 1] !== 'dist/index.js') throw new Error(`The server's start script is not \`node <flags> dist/index.js\`: ${scripts.start}`);
-  return words.slice(1, -1);
-}
 
 runOnNewDatabase(async (databaseUrl) => {
   if (!existsSync(SERVER_ENTRY)) throw new Error(`No built server at ${SERVER_ENTRY}: run \`npm run build -w server\` first (npm run bench:fanout does).`);

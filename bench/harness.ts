@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RunningApp, startApp } from '../server/src/app';
@@ -16,11 +17,23 @@ export interface BenchServerOptions {
   webhooks?: WebhookSettings;
 }
 
+/** The node flags of the server's `npm start` script (`node <flags> dist/index.js`). */
+export function startFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.resolve(__dirname, '..', 'server', 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = scripts.start.split(/\s+/);
+  if (words[0] !== 'node' || words[words.length - 1] !== 'dist/index.js') throw new Error(`The server's start script is not \`node <flags> dist/index.js\`: ${scripts.start}`);
+  return words.slice(1, -1);
+}
+
 /**
  * The real server in this process, as `npm start` runs it, on `databaseUrl`, with the default
- * continuation limits and no agent unless one is given.
+ * continuation limits and no agent unless one is given. This process must run with the start
+ * script's node flags (the benchmarks' npm scripts pass them): the collector's settings change
+ * what the server's CPU per operation is.
  */
 export function startBenchServer(databaseUrl: string, options: BenchServerOptions): Promise<RunningApp> {
+  const missing = startFlags().filter((flag) => !process.execArgv.includes(flag));
+  if (missing.length > 0) throw new Error(`Run this benchmark with the server's node flags, as its npm script does: missing ${missing.join(' ')}`);
   return startApp({
     host: '127.0.0.1',
     port: 0,

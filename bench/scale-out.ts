@@ -7,7 +7,7 @@ import { Pool } from 'pg';
 import { continueOverHttp, preparePredecessors } from './continue-session';
 import { createBenchDatabase, withClient } from './database';
 import { GraphQLClient } from './graphql';
-import { log } from './harness';
+import { log, startFlags } from './harness';
 import { MESSAGE_TEXTS, postOverHttp } from './post-message';
 import { fixed, measure, ratioCell, spread, table } from './stats';
 
@@ -69,7 +69,7 @@ function freePort(): Promise<number> {
 /** `npm start` from source, logging only what goes wrong; ready once `/healthz` answers. */
 async function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const url = `http://127.0.0.1:${await freePort()}`;
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/index.ts'], {
+  const child = spawn(process.execPath, [...startFlags(), '-r', '@swc-node/register', 'src/index.ts'], {
     cwd: SERVER_DIR,
     env: { PATH: process.env.PATH, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: new URL(url).port, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
