@@ -75,22 +75,26 @@ onPostgres('a server process killed mid-flight', () => {
     // however the machine schedules this process and the server's.
     const blocker = new Client({ connectionString: database.databaseUrl });
     await blocker.connect();
-    await blocker.query('BEGIN');
-    await blocker.query('LOCK TABLE continuation_edges IN SHARE MODE');
-    // Everything at once; the process dies while it is busy with them, once a third are answered.
     let answeredSoFar = 0;
     const track = <T>(response: Promise<T>) => response.then((value) => ((answeredSoFar += 1), value)).catch(() => null);
-    const inFlight = [
-      ...continuations.map((input) => track(first.request(CONTINUE, { input }))),
-      ...messages.map((input) => track(first.request(POST, { input }))),
-    ];
-    while (answeredSoFar < inFlight.length / 3) await new Promise((resolve) => setTimeout(resolve, 2));
-    const killed = children[0];
-    killed.kill('SIGKILL');
-    await exitOf(killed);
-    // The killed process's blocked writes may still commit once the lock goes: the retries must find them.
-    await blocker.query('COMMIT');
-    await blocker.end();
+    let inFlight: Promise<unknown>[];
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE continuation_edges IN SHARE MODE');
+      // Everything at once; the process dies while it is busy with them, once a third are answered.
+      inFlight = [
+        ...continuations.map((input) => track(first.request(CONTINUE, { input }))),
+        ...messages.map((input) => track(first.request(POST, { input }))),
+      ];
+      while (answeredSoFar < inFlight.length / 3) await new Promise((resolve) => setTimeout(resolve, 2));
+      const killed = children[0];
+      killed.kill('SIGKILL');
+      await exitOf(killed);
+    } finally {
+      // The lock goes with the connection. The killed process's blocked writes may still commit then:
+      // the retries must find them.
+      await blocker.end();
+    }
     const answered = (await Promise.all(inFlight)).filter((response) => response !== null).length;
     // The kill came while requests were still open: some never got an answer.
     expect(answered).toBeLessThan(inFlight.length);
