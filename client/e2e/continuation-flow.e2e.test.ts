@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { queryApi, startApiServer, type RunningApiServer } from './api-server';
-import { collectErrors, launchBrowser, openSessionMenu, saveScreenshot, transcriptOf, type Browser } from './browser';
+import { collectErrors, eventually, launchBrowser, openSessionMenu, saveScreenshot, transcriptOf, type Browser } from './browser';
 
 
 /** How long a tab gets to (wrongly) move after a continuation it must not follow. */
@@ -191,7 +191,8 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     });
     expect(await citedNotice.innerText()).toBe('Highlighting events 1–4, a cited source.');
     // The whole conversation as it was confirmed: both messages and both answers.
-    expect(await transcriptOf(page).locator('.transcript-item-cited').count()).toBe(4);
+    // The notice comes with the range; the events render once the transcript has scrolled to them.
+    await eventually('the four cited events are highlighted', async () => (await transcriptOf(page).locator('.transcript-item-cited').count()) === 4);
     expect(page.url().startsWith(predecessorUrl)).toBe(true);
     await saveScreenshot(page, '12-cited-range');
   });

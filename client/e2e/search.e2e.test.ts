@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { queryApi, startApiServer, type RunningApiServer } from './api-server';
-import { collectErrors, launchBrowser, openSessionMenu, saveScreenshot, transcriptOf, type Browser } from './browser';
+import { collectErrors, eventually, launchBrowser, openSessionMenu, saveScreenshot, transcriptOf, type Browser } from './browser';
 
 const POST_MESSAGE = 'mutation ($id: ID!, $text: String!) { postMessage(input: { sessionId: $id, text: $text }) { __typename } }';
 
@@ -100,12 +100,14 @@ describe('a person finds an earlier event by searching, and carries recommended 
     await hit.click();
     await page.waitForURL(/\?from=([^&]+)&to=\1&via=search$/);
     await page.getByText(/^Highlighting event \d+, a search hit\.$/).waitFor();
+    // The notice comes with the range; the event renders once the transcript has scrolled to it.
     const highlighted = transcriptOf(page).locator('.transcript-item-cited');
+    await highlighted.first().waitFor();
     expect(await highlighted.count()).toBe(1);
     expect(await highlighted.innerText()).toMatch(/^SEARCH HIT\s/i);
     expect(await highlighted.innerText()).not.toMatch(/cited source/i);
     expect(await highlighted.innerText()).toContain('We rotate the signing keys every 90 days.');
-    expect(await highlighted.evaluate((item) => item === document.activeElement)).toBe(true);
+    await eventually('the search hit is focused', () => highlighted.evaluate((item) => item === document.activeElement));
     expect(await palette().count()).toBe(0);
     await saveScreenshot(page, '25-search-hit-opened');
   });
