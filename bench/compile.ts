@@ -319,7 +319,7 @@ export function reportCompile({ sizes, rounds, writeSeconds }: CompileResult): v
 
   console.log(`\nratio to ${count(COMPILE_SIZES[0])} events over ${rounds.length} rounds, min / median / max\n`);
   const last = sizes.length - 1;
-  const verdict = (ratios: Spread) => `<= ${COMPILE_TARGET}: ${ratios.median <= COMPILE_TARGET ? 'met' : 'NOT MET'}`;
+  const verdict = (ratios: Spread) => `<= ${COMPILE_TARGET} in every round: ${ratios.max <= COMPILE_TARGET ? 'met' : 'NOT MET'}`;
   console.log(
     table(
       ['events', 'preview', 'target', 'compile alone', 'target'],

@@ -199,7 +199,7 @@ function reportThroughputRounds(operation: string, rounds: ContinueRound[], oper
       ['clients', 'min / median / max', 'target'],
       CONCURRENCIES.map((clients) => {
         const ratios = spread(rounds.filter((row) => row.clients === clients).map(ratio));
-        const met = clients === MAX_CLIENTS ? `>= ${target}: ${ratios.median >= target ? 'met' : 'NOT MET'}` : '';
+        const met = clients === MAX_CLIENTS ? `>= ${target} in every round: ${ratios.min >= target ? 'met' : 'NOT MET'}` : '';
         return [String(clients), ratioCell(ratios), met];
       }),
     ),
@@ -439,7 +439,7 @@ function reportLineage(lineageRounds: LineageRound[], lineageQueries: number) {
     ),
   );
   console.log(
-    `\nratio min / median / max: ${ratioCell(lineageRatios)}; target <= ${LINEAGE_TARGET}: ${lineageRatios.median <= LINEAGE_TARGET ? 'met' : 'NOT MET'}` +
+    `\nratio min / median / max: ${ratioCell(lineageRatios)}; target <= ${LINEAGE_TARGET} in every round: ${lineageRatios.max <= LINEAGE_TARGET ? 'met' : 'NOT MET'}` +
       `\nserver database queries for one lineage request: ${lineageQueries}`,
   );
 }

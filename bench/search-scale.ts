@@ -174,9 +174,9 @@ runOnNewDatabase(async (databaseUrl) => {
     const countedGrowth = spread(byRound(large).map((row, index) => row.countedMs / byRound(small)[index].countedMs));
     console.log(
       `\nserver p50 at ${large} / at ${small}: ${fixed(growth.min, 2)} / ${fixed(growth.median, 2)} / ${fixed(growth.max, 2)}; ` +
-        `target <= ${SCALE_TARGET}: ${growth.median <= SCALE_TARGET ? 'met' : 'NOT MET'}` +
+        `target <= ${SCALE_TARGET} in every round: ${growth.max <= SCALE_TARGET ? 'met' : 'NOT MET'}` +
         `\nserver / raw at ${large}: ${fixed(overRaw.min, 2)} / ${fixed(overRaw.median, 2)} / ${fixed(overRaw.max, 2)}; ` +
-        `target <= ${RAW_TARGET}: ${overRaw.median <= RAW_TARGET ? 'met' : 'NOT MET'}` +
+        `target <= ${RAW_TARGET} in every round: ${overRaw.max <= RAW_TARGET ? 'met' : 'NOT MET'}` +
         `\nwith totalCount, p50 at ${large} / at ${small}: ${fixed(countedGrowth.min, 2)} / ${fixed(countedGrowth.median, 2)} / ${fixed(countedGrowth.max, 2)} (no target: an exact count reads every match)`,
     );
   } finally {

@@ -239,6 +239,7 @@ function report(windows: Window[], start: { rssMb: number; heapMb: number }, loa
   });
   console.log(table(['operation', 'first ops/s', 'last ops/s', 'ratio', 'first 3', 'last 3', 'ratio', 'target'], rows));
   const raw = ends(versusRaw);
+  const lowestVersusRaw = Math.min(...windows.map(versusRaw));
   const rawMessages = ends(messageVersusRaw);
   const last = windows[windows.length - 1];
   // Caches fill in the first half (the tokenizer's, the statements'): growth after it would be a leak.
@@ -250,7 +251,8 @@ function report(windows: Window[], start: { rssMb: number; heapMb: number }, loa
         `(${fixed(((last.heapMb - windows[half - 1].heapMb) * 1_000) / (WINDOW * (windows.length - half)), 2)} MB per 1,000 continuations since)`;
   console.log(
     `\ncontinueSession ÷ the same continuations by hand in the same window: first ${fixed(raw.first, 2)}, last ${fixed(raw.last, 2)}, ` +
-      `median of the last three ${fixed(raw.tail, 2)}; target >= ${RAW_TARGET}: ${raw.tail >= RAW_TARGET ? 'met' : 'NOT MET'}` +
+      `median of the last three ${fixed(raw.tail, 2)}, lowest ${fixed(lowestVersusRaw, 2)}; ` +
+      `target >= ${RAW_TARGET} in every window: ${lowestVersusRaw >= RAW_TARGET ? 'met' : 'NOT MET'}` +
       `\npostMessage ÷ messages by hand in the same window: first ${fixed(rawMessages.first, 2)}, last ${fixed(rawMessages.last, 2)}, ` +
       `median of the last three ${fixed(rawMessages.tail, 2)}` +
       `\nmemory (this process: server and load generator): rss ${fixed(start.rssMb)} MB at start, ${fixed(last.rssMb)} MB at the end; ` +
