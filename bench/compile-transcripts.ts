@@ -1,8 +1,8 @@
 /** The long transcripts the compile benchmark continues: the same texts at every size. */
-import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { EventKind, eventTokenCount } from '../server/src/modules/conversation/transcript';
 import { chainMessages, insertMessages } from './transcript';
+import { newRowId } from '../server/src/shared/ids';
 
 /**
  * Message texts repeat with this period in seq. Every size is a multiple of it, so the ranges a
@@ -102,7 +102,7 @@ export interface Predecessor {
 
 /** A root session of `size` alternating messages, the last a user message, written in one transaction. */
 export async function writePredecessor(pool: Pool, accountId: string, size: number, period: ReturnType<typeof messagePeriod>): Promise<Predecessor> {
-  const sessionId = randomUUID();
+  const sessionId = newRowId();
   // A message every half minute, the last one just now.
   const startedAt = Date.now() - size * 30_000;
   const rows = chainMessages(

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { ClientBase, Pool } from 'pg';
 import { RunningApp } from '../server/src/app';
 import { PlanTransfer, SourceKind, lineageBlock, normalizeHandoff } from '../server/src/modules/continuation/continuations';
@@ -8,6 +7,7 @@ import { AGENT_TOOLS } from '../server/src/shared/agent-tools';
 import { GraphQLClient } from './graphql';
 import { fixed, median, ratioCell, spread, Spread, table } from './stats';
 import { MIDDLE_EVENTS, Predecessor, START_RANGE, TAIL_EVENTS, messagePeriod, writePredecessor } from './compile-transcripts';
+import { newRowId } from '../server/src/shared/ids';
 
 const COMPILE_SIZES = [1_000, 10_000, 100_000];
 const TOKEN_BUDGET = 8_000;
@@ -138,7 +138,7 @@ async function compileRequest(sql: ClientBase, accountId: string, accountName: s
     return found;
   };
   const initiating = event(predecessor.size);
-  const manifestId = randomUUID();
+  const manifestId = newRowId();
   const input = previewInput(predecessor);
   return {
     tokenBudget: TOKEN_BUDGET,
@@ -153,7 +153,7 @@ async function compileRequest(sql: ClientBase, accountId: string, accountName: s
     lineageBlock: lineageBlock({
       originId: predecessor.sessionId,
       predecessorId: predecessor.sessionId,
-      edgeId: randomUUID(),
+      edgeId: newRowId(),
       initiatingEventId: initiating.id,
       manifestId,
     }),

@@ -3,7 +3,8 @@ import { Pool } from 'pg';
 import { EventKind, eventHash, eventTokenCount } from '../server/src/modules/conversation/transcript';
 import { inTwoRoundTrips } from './database';
 import { GraphQLClient } from './graphql';
-import { chainMessages, insertMessages, MessageRow } from './transcript';
+import { chainMessages, insertRootSessions, RootSessionRows } from './transcript';
+import { newRowId } from '../server/src/shared/ids';
 
 /** A root session at a turn boundary, with its account and the ids of its user messages in order. */
 export interface Predecessor {
@@ -50,10 +51,9 @@ const PREPARE_BATCH = 500;
 export async function preparePredecessors(pool: Pool, accountId: string, count: number): Promise<Predecessor[]> {
   const predecessors: Predecessor[] = [];
   for (let offset = 0; offset < count; offset += PREPARE_BATCH) {
-    const sessions: { id: string; createdAt: string; hash: string }[] = [];
-    const events: MessageRow[] = [];
+    const sessions: RootSessionRows[] = [];
     for (let i = offset; i < Math.min(count, offset + PREPARE_BATCH); i++) {
-      const sessionId = randomUUID();
+      const sessionId = newRowId();
       const startedAt = Date.now();
       const rows = chainMessages(
         sessionId,
@@ -64,24 +64,10 @@ export async function preparePredecessors(pool: Pool, accountId: string, count: 
           createdAt: new Date(startedAt + index + 1),
         })),
       );
-      events.push(...rows);
-      sessions.push({ id: sessionId, createdAt: new Date(startedAt).toISOString(), hash: rows[rows.length - 1].hash });
+      sessions.push({ id: sessionId, title: 'Long-running design chat', createdAt: new Date(startedAt).toISOString(), rows });
       predecessors.push({ id: sessionId, accountId, messageIds: rows.map((row) => row.id) });
     }
-    await pool.query(
-      `INSERT INTO sessions (id, account_id, kind, status, title, created_at, event_count, token_count, last_event_hash, origin_id)
-       SELECT s.id, $2, 'ROOT', 'ACTIVE', 'Long-running design chat', s.created_at, $3, $4, s.hash, s.id
-       FROM unnest($1::uuid[], $5::timestamptz[], $6::text[]) AS s (id, created_at, hash)`,
-      [
-        sessions.map((session) => session.id),
-        accountId,
-        MESSAGES.length,
-        MESSAGE_TOKENS.reduce((a, b) => a + b, 0),
-        sessions.map((session) => session.createdAt),
-        sessions.map((session) => session.hash),
-      ],
-    );
-    await insertMessages(pool, accountId, events);
+    await insertRootSessions(pool, accountId, sessions);
   }
   return predecessors;
 }
@@ -197,7 +183,7 @@ function append(sessionId: string, head: { seq: number; tokens: number; hash: st
     const tokenCount = estimateTokens(draft.text, draft.data);
     head.tokens += tokenCount;
     head.hash = eventHash(head.hash, { sessionId, seq: head.seq, toolCallId: null, createdAt, ...draft });
-    return { id: randomUUID(), sessionId, seq: head.seq, tokenCount, tokenTotal: head.tokens, hash: head.hash, ...draft };
+    return { id: newRowId(), sessionId, seq: head.seq, tokenCount, tokenTotal: head.tokens, hash: head.hash, ...draft };
   });
 }
 
@@ -230,7 +216,7 @@ interface PredecessorRow {
 /** The events one continuation appends to both sessions, from the locked predecessor's head. */
 function continuationRows(predecessor: PredecessorRow) {
   const now = new Date();
-  const ids = { successorId: randomUUID(), edgeId: randomUUID(), manifestId: randomUUID() };
+  const ids = { successorId: newRowId(), edgeId: newRowId(), manifestId: newRowId() };
   const reason = 'PHASE_CHANGE';
   const successorHead = { seq: 0, tokens: 0, hash: '' };
   const successorEvents = append(
@@ -359,7 +345,7 @@ function continuationStatements(accountId: string, predecessor: PredecessorRow, 
     [
       `INSERT INTO runs (id, account_id, session_id, kind, status, trigger_event_id, created_at, updated_at)
        VALUES ($1, $2, $3, 'TURN', 'QUEUED', $4, $5, $5)`,
-      [randomUUID(), accountId, successorId, rows.successorEvents[1].id, now],
+      [newRowId(), accountId, successorId, rows.successorEvents[1].id, now],
     ],
   ];
 }

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Client, Pool } from 'pg';
 import { GraphQLClient } from './graphql';
 import { median } from './stats';
+import { newRowId } from '../server/src/shared/ids';
 
 /**
  * A chain of `depth` continuations below `rootId`, written directly in SQL in one transaction: the
@@ -10,7 +10,7 @@ import { median } from './stats';
  * query never reads. Returns the id of the deepest session.
  */
 export async function buildChain(pool: Pool, accountId: string, rootId: string, initiatingEventId: string, depth: number): Promise<string> {
-  const successors = Array.from({ length: depth }, () => randomUUID());
+  const successors = Array.from({ length: depth }, () => newRowId());
   const predecessors = [rootId, ...successors.slice(0, -1)];
   const client = await pool.connect();
   try {

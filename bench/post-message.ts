@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { EventKind, eventHash, eventTokenCount } from '../server/src/modules/conversation/transcript';
 import { inTwoRoundTrips, Statement } from './database';
 import { GraphQLClient } from './graphql';
+import { newRowId } from '../server/src/shared/ids';
 
 /** What people write, in turn: a few lengths of ordinary chat. */
 export const MESSAGE_TEXTS = [
@@ -34,9 +35,10 @@ const TOKENS = new Map(MESSAGE_TEXTS.map((text) => [text, eventTokenCount(text, 
  * The rows one postMessage writes, in one hand-written transaction with no checks: lock the
  * session, insert the event with its hash (the server's hash function) and token count (counted
  * once per text beforehand), update the counters, and, when `queuesTurn`, queue the agent's run;
- * in two round trips (`inTwoRoundTrips`). Returns the number of statements sent.
+ * in two round trips (`inTwoRoundTrips`). New rows get their ids from `newId` (the server's, unless a
+ * benchmark compares another). Returns the number of statements sent.
  */
-export function postInSql(pool: Pool, accountId: string, sessionId: string, text: string, queuesTurn: boolean): Promise<number> {
+export function postInSql(pool: Pool, accountId: string, sessionId: string, text: string, queuesTurn: boolean, newId = newRowId): Promise<number> {
   const lock: Statement = ['SELECT event_count, token_count, last_event_hash FROM sessions WHERE id = $1 AND account_id = $2 FOR UPDATE', [sessionId, accountId]];
   return inTwoRoundTrips(pool, lock, (rows) => {
     const session = rows[0] as { event_count: number; token_count: number; last_event_hash: string } | undefined;
@@ -45,7 +47,7 @@ export function postInSql(pool: Pool, accountId: string, sessionId: string, text
     const seq = session.event_count + 1;
     const tokenCount = TOKENS.get(text) ?? eventTokenCount(text, null);
     const hash = eventHash(session.last_event_hash, { sessionId, seq, kind: EventKind.USER_MESSAGE, text, data: null, toolCallId: null, replayOfId: null, createdAt: now });
-    const eventId = randomUUID();
+    const eventId = newId();
     const tokenTotal = session.token_count + tokenCount;
     const writes: Statement[] = [
       [
@@ -59,7 +61,7 @@ export function postInSql(pool: Pool, accountId: string, sessionId: string, text
       writes.push([
         `INSERT INTO runs (id, account_id, session_id, kind, status, trigger_event_id, attempt, created_at, updated_at)
          VALUES ($1, $2, $3, 'TURN', 'QUEUED', $4, 0, $5, $5)`,
-        [randomUUID(), accountId, sessionId, eventId, now],
+        [newId(), accountId, sessionId, eventId, now],
       ]);
     }
     return writes;

@@ -1,6 +1,5 @@
 import './production';
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { RECENCY_HALF_LIFE_SECONDS, RECENCY_WEIGHT, parseSearchQuery } from '../server/src/modules/search/search';
 import { bm25Sql } from '../server/src/modules/search/search.repository';
@@ -10,6 +9,7 @@ import { GraphQLClient } from './graphql';
 import { log, runOnNewDatabase, startBenchServer } from './harness';
 import { fixed, median, percentile, spread, table } from './stats';
 import { chainMessages, insertMessages } from './transcript';
+import { newRowId } from '../server/src/shared/ids';
 
 /**
  * searchEvents as an account grows: the same 50 fact queries over the whole account at 10,000
@@ -72,7 +72,7 @@ async function fill(sql: Pool, accountId: string, count: number): Promise<string
   for (let seed = 1; texts.length < count; seed++) texts.push(...generateCorpus(seed).sessions.flat());
   const requests = generateCorpus(1).facts.map((fact) => fact.request);
   for (let offset = 0; offset < count; offset += SESSION_EVENTS) {
-    const sessionId = randomUUID();
+    const sessionId = newRowId();
     const started = Date.now();
     const rows = chainMessages(
       sessionId,

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Pool, PoolClient } from 'pg';
 import { EventKind, eventHash } from '../server/src/modules/conversation/transcript';
+import { newRowId } from '../server/src/shared/ids';
 
 /** A message to write, its token count computed beforehand with the server's `eventTokenCount`. */
 export interface MessageDraft {
@@ -23,15 +23,15 @@ export interface MessageRow {
   createdAt: string;
 }
 
-/** Rows for a session's messages from seq 1: running token totals and the server's hash chain. */
-export function chainMessages(sessionId: string, drafts: MessageDraft[]): MessageRow[] {
+/** Rows for a session's messages from seq 1: running token totals and the server's hash chain; ids from `newId`. */
+export function chainMessages(sessionId: string, drafts: MessageDraft[], newId = newRowId): MessageRow[] {
   let hash = '';
   let total = 0;
   return drafts.map((draft, index) => {
     const seq = index + 1;
     hash = eventHash(hash, { sessionId, seq, kind: draft.kind, text: draft.text, data: null, toolCallId: null, replayOfId: null, createdAt: draft.createdAt });
     total += draft.tokenCount;
-    return { id: randomUUID(), sessionId, seq, kind: draft.kind, text: draft.text, tokenCount: draft.tokenCount, tokenTotal: total, hash, createdAt: draft.createdAt.toISOString() };
+    return { id: newId(), sessionId, seq, kind: draft.kind, text: draft.text, tokenCount: draft.tokenCount, tokenTotal: total, hash, createdAt: draft.createdAt.toISOString() };
   });
 }
 
@@ -61,4 +61,32 @@ export async function insertMessages(db: Pool | PoolClient, accountId: string, r
       ],
     );
   }
+}
+
+/** A root session to write in bulk, holding `rows` (from `chainMessages`) as its messages. */
+export interface RootSessionRows {
+  id: string;
+  title: string;
+  createdAt: string;
+  rows: MessageRow[];
+}
+
+/** Inserts root sessions and their messages, counters and hash chain heads as posting them would leave them. */
+export async function insertRootSessions(db: Pool | PoolClient, accountId: string, sessions: RootSessionRows[]): Promise<void> {
+  const last = (session: RootSessionRows) => session.rows[session.rows.length - 1];
+  await db.query(
+    `INSERT INTO sessions (id, account_id, kind, status, title, created_at, event_count, token_count, last_event_hash, origin_id)
+     SELECT s.id, $2, 'ROOT', 'ACTIVE', s.title, s.created_at, s.event_count, s.token_count, s.hash, s.id
+     FROM unnest($1::uuid[], $3::text[], $4::timestamptz[], $5::int[], $6::int[], $7::text[]) AS s (id, title, created_at, event_count, token_count, hash)`,
+    [
+      sessions.map((session) => session.id),
+      accountId,
+      sessions.map((session) => session.title),
+      sessions.map((session) => session.createdAt),
+      sessions.map((session) => session.rows.length),
+      sessions.map((session) => last(session).tokenTotal),
+      sessions.map((session) => last(session).hash),
+    ],
+  );
+  await insertMessages(db, accountId, sessions.flatMap((session) => session.rows));
 }

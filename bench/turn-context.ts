@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { ModelProvider } from '../server/src/agent/agent';
@@ -12,6 +11,7 @@ import { DatabaseAttachmentStorage } from '../server/src/modules/attachments/sto
 import type { RunEntity } from '../server/src/modules/conversation/run.entity';
 import { EventKind, eventTokenCount } from '../server/src/modules/conversation/transcript';
 import { chainMessages, insertMessages } from './transcript';
+import { newRowId } from '../server/src/shared/ids';
 
 /** A queued turn: the run as the worker claims it. */
 export type QueuedTurn = Pick<RunEntity, 'id' | 'accountId' | 'sessionId' | 'kind' | 'triggerEventId' | 'childSessionId'>;
@@ -34,7 +34,7 @@ export async function prepareTurns(pool: Pool, accountId: string, count: number)
   const turns: QueuedTurn[] = [];
   for (let offset = 0; offset < count; offset += PREPARE_BATCH) {
     const batch = Array.from({ length: Math.min(PREPARE_BATCH, count - offset) }, () => {
-      const sessionId = randomUUID();
+      const sessionId = newRowId();
       const startedAt = Date.now();
       const rows = chainMessages(
         sessionId,
@@ -45,7 +45,7 @@ export async function prepareTurns(pool: Pool, accountId: string, count: number)
         }),
       );
       const last = rows[rows.length - 1];
-      return { sessionId, rows, turn: { id: randomUUID(), accountId, sessionId, kind: 'TURN', triggerEventId: last.id, childSessionId: null } as QueuedTurn };
+      return { sessionId, rows, turn: { id: newRowId(), accountId, sessionId, kind: 'TURN', triggerEventId: last.id, childSessionId: null } as QueuedTurn };
     });
     await pool.query(
       `INSERT INTO sessions (id, account_id, kind, status, title, created_at, event_count, token_count, last_event_hash, origin_id)

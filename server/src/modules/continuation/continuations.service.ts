@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor, ContinuationReason, ContinueSessionRequest, SourceKind, requestFingerprint, validateContinueSessionRequest } from './continuations';
 import { ErrorCode, Outcome, fail, succeed, notFound, notFoundFailure } from '../../shared/errors';
-import { isId } from '../../shared/ids';
+import { isId, newRowId } from '../../shared/ids';
 import { ManifestProposal, ProposalStatus, undecidableReason } from './proposals';
 import { Projection, RECENT_EXCHANGE_EVENTS } from './projection/model';
 import { recommendedReads } from './projection/candidates';
@@ -332,8 +332,8 @@ export class ContinuationService {
     checkRateLimits(this.policy, predecessor, prepared.hasNewUserMessage, snapshot.recentContinuations);
     const attached = await initiatingAttachments(manager, viewer, prepared.initiating!);
     await compile(eventReader(manager), this.policy, viewer, input, predecessor, prepared, prepared.initiating!, attached, {
-      edgeId: randomUUID(),
-      manifestId: randomUUID(),
+      edgeId: newRowId(),
+      manifestId: newRowId(),
     });
   }
 
@@ -378,8 +378,8 @@ export class ContinuationService {
       const initiating = prepared.initiating!;
       const attached = await initiatingAttachments(manager, viewer, initiating);
       const { projection } = await compile(eventReader(manager), this.policy, viewer, input, predecessor, prepared, initiating, attached, {
-        edgeId: randomUUID(),
-        manifestId: randomUUID(),
+        edgeId: newRowId(),
+        manifestId: newRowId(),
       });
       return succeed({ ...projection, tokenBudget: tokenBudget(this.policy, input) });
     } catch (error) {

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { DataSource, In } from 'typeorm';
 import { Actor, ContinueSessionRequest, validateContinueSessionRequest } from './continuations';
 import { ErrorCode, Outcome, fail, succeed, notFound, notFoundFailure } from '../../shared/errors';
-import { isId } from '../../shared/ids';
+import { isId, newRowId } from '../../shared/ids';
 import { Projection } from './projection/model';
 import { DEFAULT_PROPOSAL_TTL_MS, ProposalEdits, ProposalStatus, approvedRequest, draftOf, expiresAt, proposalToolResult, proposedText, rejectedText, undecidableReason, validateNote } from './proposals';
 import { RunKind } from '../conversation/runs';
@@ -111,7 +110,7 @@ export class ProposalService {
         const now = new Date();
         const superseded = await supersedePending(manager, session.id, now);
         const proposal = Object.assign(new ContinuationProposalEntity(), {
-          id: randomUUID(),
+          id: newRowId(),
           accountId: viewer.accountId,
           sessionId: session.id,
           toolCallId: call.toolCallId,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { ACTIVE_RUN_STATUSES, RunKind, RunStatus } from './runs';
 import { RunEntity } from './run.entity';
@@ -6,6 +5,7 @@ import { entityFromRow, preparedEntities, returnedRows } from '../../platform/db
 import { enqueueWebhooks } from '../webhooks/webhook.repository';
 import type { WebhookEvent } from '../webhooks/webhooks';
 import { runEnded } from './webhook-events';
+import { newRowId } from '../../shared/ids';
 
 export interface NewRun {
   accountId: string;
@@ -19,7 +19,7 @@ export interface NewRun {
 /** A QUEUED run with every column set, ready to insert. */
 export function queuedRun(run: NewRun, now: Date): RunEntity {
   return Object.assign(new RunEntity(), {
-    id: randomUUID(),
+    id: newRowId(),
     accountId: run.accountId,
     sessionId: run.sessionId,
     kind: run.kind,

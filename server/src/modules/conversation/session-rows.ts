@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { SessionEntity } from './session.entity';
 import { ContinuationApproval, SessionKind, SessionStatus, TITLE_MAX_CHARS } from './sessions';
 import { GENESIS_HASH } from './transcript';
+import { newRowId } from '../../shared/ids';
 
 /**
  * A session title within the limit: `title` (trimmed) is cut with an ellipsis when it does not
@@ -23,7 +23,7 @@ interface NewSession {
 
 /** Every new session starts empty, ACTIVE, at the start of its hash chain; its kind decides the rest. */
 function newSession(kind: SessionKind, fields: NewSession, lineage: Partial<SessionEntity>): SessionEntity {
-  const id = randomUUID();
+  const id = newRowId();
   return Object.assign(new SessionEntity(), {
     id,
     accountId: fields.accountId,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { RunKind } from './runs';
 import { storableText, storableValue } from '../../shared/text';
@@ -11,6 +10,7 @@ import { columnList, entityFromRow, preparedEntities, textPerDataSource } from '
 import { WriteTransaction } from '../../platform/db/write-transaction';
 import { enqueueWebhooks, hasActiveEndpoint } from '../webhooks/webhook.repository';
 import { messagesPosted } from './webhook-events';
+import { newRowId } from '../../shared/ids';
 
 /** What a caller supplies to append one event; seq, hash, token count and time are assigned here. */
 export interface EventDraft {
@@ -118,7 +118,7 @@ export function chainEvents(session: SessionEntity, drafts: EventDraft[]) {
     seq += 1;
     const payload = payloadJson(draft.data);
     const event = Object.assign(new EventEntity(), {
-      id: randomUUID(),
+      id: newRowId(),
       sessionId: session.id,
       accountId: session.accountId,
       seq,

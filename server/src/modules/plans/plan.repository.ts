@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
 import type { PlanStep } from './plans';
 import { PlanRevisionEntity } from './plan-revision.entity';
 import { preparedEntities } from '../../platform/db/rows';
+import { newRowId } from '../../shared/ids';
 
 /** The newest revision of a session's plan, or null when it never had one. */
 export async function latestPlan(manager: EntityManager, sessionId: string): Promise<PlanRevisionEntity | null> {
@@ -33,7 +33,7 @@ export function nextPlanRevision(
   createdAt: Date,
 ): PlanRevisionEntity {
   return Object.assign(new PlanRevisionEntity(), {
-    id: randomUUID(),
+    id: newRowId(),
     accountId: session.accountId,
     sessionId: session.id,
     revision: (previous?.revision ?? 0) + 1,

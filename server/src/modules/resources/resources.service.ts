@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { ErrorCode, Outcome, fail, succeed, notFound } from '../../shared/errors';
 import {
@@ -19,6 +18,7 @@ import { MemoryPathEntity } from './memory-path.entity';
 import { ResourceEntity } from './resource.entity';
 import { ResourceVersionEntity } from './resource-version.entity';
 import { Viewer } from '../../shared/viewer';
+import { newRowId } from '../../shared/ids';
 
 export interface PutResourceInput {
   url: string;
@@ -158,7 +158,7 @@ export class ResourceService {
       const latest = await findVersion(manager, resource, String(resource.versionCount));
       if (latest?.cid === cid) return succeed(latest);
       const version = manager.create(ResourceVersionEntity, {
-        id: randomUUID(),
+        id: newRowId(),
         accountId: viewer.accountId,
         url: resource.url,
         urlKey: resource.urlKey,
@@ -181,7 +181,7 @@ export class ResourceService {
       .createQueryBuilder()
       .insert()
       .into(ResourceEntity)
-      .values({ id: randomUUID(), accountId, url, urlKey, versionCount: 0, revokedAt: null, createdAt: new Date() })
+      .values({ id: newRowId(), accountId, url, urlKey, versionCount: 0, revokedAt: null, createdAt: new Date() })
       .orIgnore()
       .execute();
     return manager
@@ -249,7 +249,7 @@ export class ResourceService {
         .into(MemoryEntryEntity)
         .values({
           ...key,
-          id: randomUUID(),
+          id: newRowId(),
           path: input.path,
           content: input.content,
           tokenCount: countTokens(input.content),

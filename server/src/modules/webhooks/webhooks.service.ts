@@ -1,7 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { ErrorCode, Outcome, fail, succeed } from '../../shared/errors';
-import { isId } from '../../shared/ids';
+import { isId, newRowId } from '../../shared/ids';
 import type { Viewer } from '../../shared/viewer';
 import { destinationRefusal } from './destination';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -41,7 +41,7 @@ export class WebhookService {
     if (refusal) return fail(ErrorCode.INVALID_INPUT, refusal, [{ path: ['input', 'url'], message: refusal }]);
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
     const endpoint = Object.assign(new WebhookEndpointEntity(), {
-      id: randomUUID(),
+      id: newRowId(),
       accountId: viewer.accountId,
       url: request.url,
       events: [...new Set(request.events)],

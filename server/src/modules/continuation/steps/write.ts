@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Actor, ContinueSessionRequest, Handoff, PlanTransfer, describeCarried, normalizeHandoff } from '../continuations';
 import { ContextSectionKind, ManifestItemStatus, Projection } from '../projection/model';
 import { RunKind, RunStatus } from '../../conversation/runs';
@@ -28,6 +27,7 @@ import { checkRateLimits } from './checks';
 import { Prepared, compile, initiatingAttachments, manifestEntity, tokenBudget } from './compile';
 import { ContinuationPolicy } from './policy';
 import { eventReader } from './sources';
+import { newRowId } from '../../../shared/ids';
 
 /** A branch's first message: it lives in the successor, since a continued session takes no writes. */
 export interface BranchMessage {
@@ -80,7 +80,7 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
   const { initiating, transferred } = prepared;
   const streak = checkRateLimits(policy, predecessor, prepared.hasNewUserMessage, snapshot.recentContinuations);
 
-  const ids = { now: new Date(), edgeId: randomUUID(), manifestId: randomUUID() };
+  const ids = { now: new Date(), edgeId: newRowId(), manifestId: newRowId() };
   const { now, edgeId, manifestId } = ids;
   const handoff = normalizeHandoff(input.handoff);
   const { successor, successorEvents } = openSuccessor(write, streak, ids);

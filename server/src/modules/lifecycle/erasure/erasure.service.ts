@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { ErrorCode, Outcome, fail, notFound, succeed } from '../../../shared/errors';
-import { isId } from '../../../shared/ids';
+import { isId, newRowId } from '../../../shared/ids';
 import { Viewer } from '../../../shared/viewer';
 import { deleteAttachments } from '../../attachments/attachment.repository';
 import type { AttachmentEntity } from '../../attachments/attachment.entity';
@@ -157,7 +156,7 @@ export class ErasureService {
     const deletedAttachments = await deleteAttachments(manager, accountId, await unlinkedCids(manager, accountId, cids));
     await markSessionsErased(manager, accountId, sessionIds, now);
     const receipt = Object.assign(new ErasureReceiptEntity(), {
-      id: randomUUID(),
+      id: newRowId(),
       accountId,
       scope: order.scope,
       sessionIds: order.eventId ? erased.sessionIds : sessionIds,

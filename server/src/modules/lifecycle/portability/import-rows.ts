@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { ContinuationEdgeEntity } from '../../continuation/continuation-edge.entity';
 import { ManifestContent, manifestHash, sha256 } from '../../continuation/projection/manifest';
 import { ProjectionManifestEntity } from '../../continuation/projection-manifest.entity';
@@ -10,6 +9,7 @@ import type { ContinuationApproval, SessionKind, SessionStatus } from '../../con
 import { PlanRevisionEntity } from '../../plans/plan-revision.entity';
 import type { Bundle, BundleEvent, BundleManifest, BundleSession } from './bundle';
 import { IdRewriter, VersionMap, renumberVersion } from './import-ids';
+import { newRowId } from '../../../shared/ids';
 
 /** A bundle's records as rows of the importing account: new ids, every reference rewritten, hash chains and manifest hashes computed anew. */
 export interface ImportedRows {
@@ -27,7 +27,7 @@ const date = (value: string | null) => (value === null ? null : new Date(value))
 export function newIds(bundle: Bundle): IdRewriter {
   const ids = new Map<string, string>();
   for (const records of [bundle.sessions, bundle.events, bundle.edges, bundle.manifests, bundle.plans]) {
-    for (const record of records) ids.set(record.id, randomUUID());
+    for (const record of records) ids.set(record.id, newRowId());
   }
   return new IdRewriter(ids);
 }

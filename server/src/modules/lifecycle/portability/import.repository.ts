@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { nameKey } from '../../resources/resources';
 import type { BundleMemoryEntry, BundleResourceVersion } from './bundle';
 import { VersionMap, versionKey } from './import-ids';
+import { newRowId } from '../../../shared/ids';
 
 /**
  * Brings cited resource versions into the account: a version holding the same content (cid) is
@@ -16,7 +16,7 @@ export async function importResourceVersions(manager: EntityManager, accountId: 
     await manager.query(
       `INSERT INTO resources (id, account_id, url, url_key, version_count, created_at) VALUES ($1, $2, $3, $4, 0, $5)
        ON CONFLICT (account_id, url_key) DO NOTHING`,
-      [randomUUID(), accountId, version.url, urlKey, version.createdAt],
+      [newRowId(), accountId, version.url, urlKey, version.createdAt],
     );
     const [resource]: { version_count: number }[] = await manager.query(`SELECT version_count FROM resources WHERE account_id = $1 AND url_key = $2 FOR UPDATE`, [accountId, urlKey]);
     const [same]: { version: string }[] = await manager.query(`SELECT version FROM resource_versions WHERE account_id = $1 AND url_key = $2 AND cid = $3 ORDER BY version::int LIMIT 1`, [
@@ -31,7 +31,7 @@ export async function importResourceVersions(manager: EntityManager, accountId: 
     const next = String(resource.version_count + 1);
     await manager.query(
       `INSERT INTO resource_versions (id, account_id, url, url_key, version, cid, blocks, token_count, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9)`,
-      [randomUUID(), accountId, version.url, urlKey, next, version.cid, JSON.stringify(version.blocks), version.tokenCount, version.createdAt],
+      [newRowId(), accountId, version.url, urlKey, next, version.cid, JSON.stringify(version.blocks), version.tokenCount, version.createdAt],
     );
     await manager.query(`UPDATE resources SET version_count = $3 WHERE account_id = $1 AND url_key = $2`, [accountId, urlKey, Number(next)]);
     numbered.set(versionKey(version.url, version.version), next);
@@ -46,7 +46,7 @@ export async function importMemoryEntries(manager: EntityManager, accountId: str
     await manager.query(
       `INSERT INTO memory_entries (id, account_id, path, path_key, cid, content, token_count, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (account_id, path_key, cid) DO NOTHING`,
-      [randomUUID(), accountId, entry.path, pathKey, entry.cid, entry.content, entry.tokenCount, entry.createdAt],
+      [newRowId(), accountId, entry.path, pathKey, entry.cid, entry.content, entry.tokenCount, entry.createdAt],
     );
     await manager.query(
       `INSERT INTO memory_paths (account_id, path_key, entry_id, updated_at)

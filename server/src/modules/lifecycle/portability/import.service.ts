@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { ErrorCode, OperationFailure } from '../../../shared/errors';
 import { Viewer } from '../../../shared/viewer';
@@ -20,6 +20,7 @@ import { ImportKind, ImportRecordEntity } from './import-record.entity';
 import { ImportedRows, importedRows, newIds } from './import-rows';
 import { heldCids, importMemoryEntries, importResourceVersions } from './import.repository';
 import { parseTranscript } from './transcript';
+import { newRowId } from '../../../shared/ids';
 
 /** What an import created: the session the bundle named (or the transcript's session) and every session. */
 export interface Imported {
@@ -140,7 +141,7 @@ export class ImportService {
   }
 
   private async remember(manager: EntityManager, viewer: Viewer, kind: ImportKind, rootSessionId: string, sessionIds: string[], sourceSha256: string, source: object) {
-    const record = { id: randomUUID(), accountId: viewer.accountId, kind, rootSessionId, sessionIds, sourceSha256, source, createdAt: this.clock() };
+    const record = { id: newRowId(), accountId: viewer.accountId, kind, rootSessionId, sessionIds, sourceSha256, source, createdAt: this.clock() };
     await manager.insert(ImportRecordEntity, record);
   }
 }
