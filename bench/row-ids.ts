@@ -6,7 +6,7 @@ import { EventKind, eventTokenCount } from '../server/src/modules/conversation/t
 import { newRowId } from '../server/src/shared/ids';
 import { generateConversations } from './conversations';
 import { postgresCpu, postgresCpuSince } from './cpu';
-import { BenchDatabase, createBenchDatabase } from './database';
+import { createBenchDatabase } from './database';
 import { GraphQLClient } from './graphql';
 import { log, runOnNewDatabase, startBenchServer } from './harness';
 import { postInSql } from './post-message';
@@ -38,7 +38,7 @@ const NEW_ID: Record<Order, () => string> = { random: randomUUID, time: newRowId
 
 interface Side {
   order: Order;
-  database: BenchDatabase;
+  url: string;
   pool: Pool;
   accountId: string;
   apiKey: string;
@@ -47,7 +47,6 @@ interface Side {
 }
 
 interface WindowFigures {
-  events: number;
   messagesPerSecond: number;
   postgresMsPerMessage: number | null;
   blocksReadPerMessage: number;
@@ -70,15 +69,15 @@ const tokensOf = (text: string) => {
 const nextText = (side: Side) => TEXTS[side.written++ % TEXTS.length];
 
 /** A side's database, migrated by starting the server on it, with one account and its key. */
-async function openSide(order: Order, database: BenchDatabase): Promise<Side> {
-  const app = await startBenchServer(database.url, { poolSize: 2 });
+async function openSide(order: Order, url: string): Promise<Side> {
+  const app = await startBenchServer(url, { poolSize: 2 });
   const admin = new GraphQLClient(app.url, app.bootstrapKey.apiKey);
   try {
     const { createAccount } = await admin.data<{ createAccount: { account: { id: string }; apiKey: string } }>(
       `mutation { createAccount(name: "${order} ids") { account { id } apiKey } }`,
     );
-    const pool = new Pool({ connectionString: database.url, max: CLIENTS, pipeline: true, idleTimeoutMillis: 0 });
-    return { order, database, pool, accountId: createAccount.account.id, apiKey: createAccount.apiKey, written: 0 };
+    const pool = new Pool({ connectionString: url, max: CLIENTS, pipeline: true, idleTimeoutMillis: 0 });
+    return { order, url, pool, accountId: createAccount.account.id, apiKey: createAccount.apiKey, written: 0 };
   } finally {
     admin.close();
     await app.close();
@@ -124,9 +123,7 @@ async function grow(side: Side): Promise<WindowFigures> {
   const posted = await measure(CLIENTS, SESSIONS, (index) => postInSql(side.pool, side.accountId, sessions[index], texts[index], false, NEW_ID[side.order]));
   const postgresMs = postgresCpuSince(cpuBefore);
   const read = (await blocksRead(side)) - readBefore;
-  const { rows } = await side.pool.query('SELECT count(*)::int AS events FROM events');
   return {
-    events: rows[0].events as number,
     messagesPerSecond: posted.opsPerSecond,
     postgresMsPerMessage: postgresMs === null ? null : postgresMs / SESSIONS,
     blocksReadPerMessage: read / SESSIONS,
@@ -144,7 +141,7 @@ async function indexSizes(side: Side): Promise<Map<string, number>> {
 
 /** Every question once over HTTP, against a server started on this side's database; the latencies in ms. */
 async function searchAll(side: Side): Promise<number[]> {
-  const app = await startBenchServer(side.database.url, { poolSize: CLIENTS });
+  const app = await startBenchServer(side.url, { poolSize: CLIENTS });
   const client = new GraphQLClient(app.url, side.apiKey);
   try {
     for (const query of QUESTIONS.slice(0, 5)) await client.data(SEARCH, { query });
@@ -161,19 +158,27 @@ async function searchAll(side: Side): Promise<number[]> {
   }
 }
 
+/** Events each side holds after `window` windows: every new session's bulk messages and the one posted by hand. */
+const eventsAfter = (window: number) => window * SESSIONS * (BULK_MESSAGES + 1);
+
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+if (!(WINDOWS >= EARLY[1] + LATE_WINDOWS)) {
+  console.error(`IDS_WINDOWS must be at least ${EARLY[1] + LATE_WINDOWS}: the summary compares windows ${EARLY[0]} to ${EARLY[1]} with the last ${LATE_WINDOWS}.`);
+  process.exit(2);
+}
 
 runOnNewDatabase(async (databaseUrl) => {
   const second = await createBenchDatabase(process.env.DATABASE_URL!);
   const sides: Side[] = [];
   try {
-    sides.push(await openSide('random', { url: databaseUrl, drop: async () => undefined }), await openSide('time', second));
+    sides.push(await openSide('random', databaseUrl), await openSide('time', second.url));
     const figures: Record<Order, WindowFigures[]> = { random: [], time: [] };
     for (let window = 1; window <= WINDOWS; window++) {
       for (const side of window % 2 ? sides : [...sides].reverse()) figures[side.order].push(await grow(side));
       const [random, time] = ORDERS.map((order) => figures[order][window - 1]);
       log(
-        `Window ${window}: ${random.events} events a side; messages/s random ${fixed(random.messagesPerSecond)}, time-ordered ${fixed(time.messagesPerSecond)}; ` +
+        `Window ${window}: ${eventsAfter(window)} events a side; messages/s random ${fixed(random.messagesPerSecond)}, time-ordered ${fixed(time.messagesPerSecond)}; ` +
           `blocks read per message ${fixed(random.blocksReadPerMessage, 2)} and ${fixed(time.blocksReadPerMessage, 2)}`,
       );
     }
@@ -197,7 +202,7 @@ runOnNewDatabase(async (databaseUrl) => {
           const time = figures.time[index];
           return [
             String(index + 1),
-            String(random.events),
+            String(eventsAfter(index + 1)),
             fixed(random.messagesPerSecond),
             fixed(time.messagesPerSecond),
             fixed(time.messagesPerSecond / random.messagesPerSecond, 2),
