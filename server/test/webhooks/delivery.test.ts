@@ -1,5 +1,5 @@
 import { GraphQLTestClient } from '../helpers/graphql-client';
-import { createSession, postMessage } from '../helpers/continuations';
+import { continuation, continueSession, createSession, postMessage } from '../helpers/continuations';
 import { runsOf, settledRuns } from '../helpers/runs';
 import { startTestServer, TestServer } from '../helpers/test-server';
 import { CREATE_ENDPOINT, DeliveryView, ENDPOINTS, ReceivedWebhook, WebhookReceiver } from '../helpers/webhook-receiver';
@@ -165,6 +165,36 @@ describe('webhook deliveries', () => {
     const deliveries = await deliveriesWhen(client, (all) => all.length === 2 && all.every((delivery) => delivery.status === 'DELIVERED'));
     expect(deliveries.map((delivery) => delivery.status)).toEqual(['DELIVERED', 'DELIVERED']);
     expect(receiver.delivered().map((hook) => hook.body.data.kind).sort()).toEqual(['ASSISTANT_MESSAGE', 'USER_MESSAGE']);
+  });
+
+  it("leaves the outbox out of a message's and a continuation's write while the account has no endpoint, and writes it once one is registered", async () => {
+    const client = await server.newAccount('endpoint later');
+    const logger = server.app.database.dataSource.logger;
+    /** For a message and then a continuation of a new session: whether each one's write carried the outbox. */
+    const outboxWritten = async (title: string) => {
+      const statements: string[] = [];
+      // A kept statement reaches the logger as its name and text.
+      const logQuery = jest
+        .spyOn(logger, 'logQuery')
+        .mockImplementation((query: string | { text: string }) => void statements.push(typeof query === 'string' ? query : query.text));
+      try {
+        const chat = await createSession(client, title);
+        await say(client, chat, 'Receipts move to object storage.');
+        expect((await continueSession(client, continuation(chat, { title: `${title}, next` }))).__typename).toBe('ContinueSessionSuccess');
+      } finally {
+        logQuery.mockRestore();
+      }
+      const message = statements.filter((text) => /UPDATE sessions SET event_count = \$\d+, token_count/.test(text));
+      const continued = statements.filter((text) => text.includes('INSERT INTO continuation_edges'));
+      expect([message.length, continued.length]).toEqual([1, 1]);
+      return [message[0], continued[0]].map((text) => text.includes('INSERT INTO webhook_deliveries'));
+    };
+
+    expect(await outboxWritten('before')).toEqual([false, false]);
+    const receiver = await registered(client, ['MESSAGE_POSTED', 'SESSION_CONTINUED']);
+    expect(await outboxWritten('after')).toEqual([true, true]);
+    await deliveriesWhen(client, (all) => all.length >= 4 && all.every((delivery) => delivery.status === 'DELIVERED'));
+    expect(ofType(receiver, 'session.continued')).toHaveLength(1);
   });
 
   it('follows no redirect and gives up on an answer that does not come in time, retrying both', async () => {

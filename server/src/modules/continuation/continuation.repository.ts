@@ -10,6 +10,7 @@ import { continuationsInLastMinute } from './rate-window';
 import { preparedQuery } from '../../platform/db/prepared';
 import { columnList, entityFromRow, preparedEntities, textPerDataSource } from '../../platform/db/rows';
 import { Sql, WriteTransaction } from '../../platform/db/write-transaction';
+import { hasActiveEndpoint } from '../webhooks/webhook.repository';
 
 /** What a continuation checks of its predecessor, its cited events and its account, read in one round trip. */
 export interface ContinuationSnapshot {
@@ -27,6 +28,8 @@ export interface ContinuationSnapshot {
   citedEvents: EventEntity[];
   /** The account's continuations in the last minute, as its rate window estimates them. */
   recentContinuations: number;
+  /** Whether the account had a webhook endpoint that is not disabled: without one, the write needs no outbox. */
+  hasWebhookEndpoint: boolean;
 }
 
 interface SnapshotRow {
@@ -36,6 +39,7 @@ interface SnapshotRow {
   unresolved_tool_call_id: string | null;
   cited_events: Record<string, unknown>[];
   rate_window: Record<string, unknown> | null;
+  has_webhook_endpoint: boolean;
 }
 
 interface LockedSnapshotRow extends SnapshotRow {
@@ -75,7 +79,8 @@ const snapshotColumns = (manager: EntityManager) => `
    LIMIT 1) AS unresolved_tool_call_id,
   (SELECT coalesce(json_agg(cited), '[]'::json) FROM unnest($4::uuid[]) wanted (id)
    CROSS JOIN LATERAL (SELECT ${columnList(manager, EventEntity)} FROM events WHERE events.id = wanted.id AND events.account_id = $1 LIMIT 1) cited) AS cited_events,
-  (SELECT row_to_json(rate) FROM continuation_rate_windows rate WHERE rate.account_id = $1) AS rate_window`;
+  (SELECT row_to_json(rate) FROM continuation_rate_windows rate WHERE rate.account_id = $1) AS rate_window,
+  ${hasActiveEndpoint('$1')} AS has_webhook_endpoint`;
 
 function snapshotParameters(query: SnapshotQuery): unknown[] {
   return [query.accountId, query.sessionId, query.idempotencyKey, query.eventIds, ACTIVE_RUN_STATUSES];
@@ -92,6 +97,7 @@ function snapshotFromRow(manager: EntityManager, row: SnapshotRow): Continuation
       row.rate_window && entityFromRow(manager, ContinuationRateWindowEntity, row.rate_window),
       new Date(),
     ),
+    hasWebhookEndpoint: row.has_webhook_endpoint,
   };
 }
 

@@ -156,7 +156,9 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
   const decided = write.approving
     ? [proposalDecided({ id: write.approving.proposalId, accountId: viewer.accountId, sessionId: predecessor.id, status: ProposalStatus.APPROVED, edgeId, decidedAt: now })]
     : [];
-  const committing = withWebhooks(statement, [...write.webhooks, sessionContinued(edge), ...messagesPosted(successorEvents), ...decided]).commitIn(transaction);
+  // Without an endpoint when the lock was taken, the outbox would write nothing (see `hasActiveEndpoint`).
+  const announced = snapshot.hasWebhookEndpoint ? withWebhooks(statement, [...write.webhooks, sessionContinued(edge), ...messagesPosted(successorEvents), ...decided]) : statement;
+  const committing = announced.commitIn(transaction);
   const movedRuns = snapshot.activeRuns
     .filter((pending) => transferred.pendingRunIds.includes(pending.id))
     .map((pending) => Object.assign(pending, { sessionId: successor.id, updatedAt: now }));
