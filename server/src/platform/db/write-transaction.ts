@@ -54,6 +54,8 @@ function heldBy(connection: Connection): Map<string, 'parsed' | 'unknown'> {
 /** A name of its own: `pg` tracks the statements it prepares itself, and two trackers must not share a name. */
 const pipelinedName = (text: string) => `sc_pipelined_${statementHash(text)}`;
 
+const batchText = (statements: Sql[]) => statements.map((statement) => statement.text).join(';\n');
+
 /**
  * Several statements sent as one batch with one Sync: PostgreSQL runs them in order and, after an
  * error, skips the rest. Results come back one per statement, as `pg` collects them for a
@@ -72,9 +74,21 @@ class PipelinedQuery extends Query {
     private readonly statements: Statement[],
     callback: (error: Error | undefined, results: ResultSet | ResultSet[]) => void,
   ) {
-    super({ text: statements.map((statement) => statement.text).join(';\n') }, callback as never);
+    // A text rather than a config object: `pg` copies a config's every property descriptor.
+    super('', undefined, callback as never);
     this.submit = (connection: Connection) => this.send(connection);
   }
+
+  /**
+   * The batch as one text, for whoever reads it (tracing records it); joined only then, since the
+   * statements are sent one by one and a continuation's come to kilobytes.
+   */
+  get text(): string {
+    return batchText(this.statements);
+  }
+
+  /** `Query`'s constructor sets the text; this one is always the statements'. */
+  set text(_text: string) {}
 
   private send(connection: Connection): void {
     const held = heldBy(connection);
@@ -118,8 +132,7 @@ function runBatch(runner: QueryRunner, statements: Statement[]): Promise<ResultS
     client.query(
       new PipelinedQuery(statements, (error, results) => {
         if (error) {
-          const text = statements.map((statement) => statement.text).join(';\n');
-          reject(new QueryFailedError(text, statements.flatMap((statement) => statement.values), error));
+          reject(new QueryFailedError(batchText(statements), statements.flatMap((statement) => statement.values), error));
         } else {
           resolve(Array.isArray(results) ? results : [results]);
         }
