@@ -86,6 +86,43 @@ describe('write transactions', () => {
     expect(await labels()).toEqual(['c', 'd', 'e']);
   });
 
+  it('answers a statement it runs again with its rows, read as they were the first time', async () => {
+    const returning = `INSERT INTO ${table} (label, n) VALUES ($1, $2::int / $3::int) RETURNING label, n, n * 2 AS twice`;
+    // Twice as many as the pool has connections: each connection runs the statement again.
+    for (const label of ['a', 'b', 'c', 'd']) {
+      const rows = await inWriteTransaction(database.dataSource, async (transaction) => {
+        const [, opened] = await transaction.begin({ text: 'SELECT 1 AS one', values: [] }, { text: returning, values: [label, 6, 2] });
+        await transaction.commit(insert(), [`${label}2`, 1, 1]);
+        return opened;
+      });
+      expect(rows).toEqual([{ label, n: 3, twice: 6 }]);
+    }
+  });
+
+  // Kept statements are described once only on PostgreSQL reached directly.
+  (process.env.TEST_DATABASE_URL ? it : it.skip)('reads the rows of a kept statement by their new columns once its table changes', async () => {
+    const changing = `write_change_${randomBytes(4).toString('hex')}`;
+    await database.dataSource.query(`CREATE TABLE ${changing} (label text PRIMARY KEY, n int NOT NULL)`);
+    try {
+      const returning = `INSERT INTO ${changing} (label, n) VALUES ($1, $2) RETURNING label, n`;
+      const write = (label: string) =>
+        inWriteTransaction(database.dataSource, async (transaction) => {
+          const [opened] = await transaction.begin({ text: returning, values: [label, 7] });
+          await transaction.commit(insert(), [label, 1, 1]);
+          return opened;
+        });
+      for (const label of ['a', 'b', 'c']) expect(await write(label)).toEqual([{ label, n: 7 }]);
+      await database.dataSource.query(`ALTER TABLE ${changing} ALTER COLUMN n TYPE text`);
+      // A connection that kept the statement is refused once, then parses and describes it again.
+      const answers: unknown[] = [];
+      for (const label of ['d', 'e', 'f', 'g']) answers.push(await write(label).catch((error: Error) => error.message));
+      expect(answers.filter((answer) => typeof answer === 'string').every((message) => /cached plan must not change result type/.test(message as string))).toBe(true);
+      expect(answers.at(-1)).toEqual([{ label: 'g', n: '7' }]);
+    } finally {
+      await database.dataSource.query(`DROP TABLE ${changing}`);
+    }
+  });
+
   // Statements are kept only on PostgreSQL reached directly.
   (process.env.TEST_DATABASE_URL ? it : it.skip)(
     'holds the statements it is told to prepare on a connection before that connection is used, planned, and then runs them',

@@ -1,5 +1,5 @@
 /// <reference path="./pg-utils.d.ts" />
-import { Connection, PoolClient, Query } from 'pg';
+import { Connection, FieldDef, PoolClient, Query } from 'pg';
 import { prepareValue } from 'pg/lib/utils';
 import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
 import { keepsPreparedStatements, pipelinesWrites, preparedQuery, statementHash } from './prepared';
@@ -33,10 +33,48 @@ interface Statement extends Sql {
 interface QueryHandlers {
   handleError(error: Error, connection: Connection): void;
   handleReadyForQuery(connection: Connection): void;
+  handleCommandComplete(message: unknown, connection: Connection): void;
+  /** Starts the next statement's result once the current one has completed. */
+  _checkForMultirow(): void;
 }
 
 interface ResultSet {
   rows: Record<string, unknown>[];
+}
+
+/** What a result of `pg` reads rows by, built from a row description; not in its type declarations. */
+interface RowReading {
+  fields: FieldDef[];
+  _parsers: unknown[];
+  _prebuiltEmptyResultObject: Record<string, null>;
+  addFields(fields: FieldDef[]): void;
+}
+
+type RowShape = Pick<RowReading, 'fields' | '_parsers' | '_prebuiltEmptyResultObject'>;
+
+/**
+ * The rows each statement a connection keeps answers with, as `pg` reads them (columns, their
+ * parsers, an empty row), by the statement's text: built from its row description once, not for
+ * every result, and the statement is not described again. A description whose column types
+ * differ (the schema changed) builds it again.
+ */
+const rowShapes = new WeakMap<Connection, Map<string, RowShape>>();
+
+function shapesOf(connection: Connection): Map<string, RowShape> {
+  let shapes = rowShapes.get(connection);
+  if (!shapes) {
+    shapes = new Map();
+    rowShapes.set(connection, shapes);
+  }
+  return shapes;
+}
+
+function sameColumns(known: FieldDef[], described: FieldDef[]): boolean {
+  if (known.length !== described.length) return false;
+  for (let index = 0; index < known.length; index++) {
+    if (known[index].dataTypeID !== described[index].dataTypeID || known[index].format !== described[index].format) return false;
+  }
+  return true;
 }
 
 /** Names of the statements a connection holds: 'parsed', or 'unknown' after a batch that failed. */
@@ -69,6 +107,14 @@ const batchText = (statements: Sql[]) => statements.map((statement) => statement
  */
 class PipelinedQuery extends Query {
   private readonly parsing: string[] = [];
+  /** The shapes of the connection the batch went to. */
+  private shapes: Map<string, RowShape> | null = null;
+  /** The statements sent without a Describe, by position: kept ones whose rows' shape is known. */
+  private readonly undescribed = new Map<number, RowShape>();
+  /** How many statements have been answered completely: the position of the one being answered. */
+  private completed = 0;
+  /** The statement the current result reads the rows of. */
+  private shaped = -1;
 
   constructor(
     private readonly statements: Statement[],
@@ -92,17 +138,22 @@ class PipelinedQuery extends Query {
 
   private send(connection: Connection): void {
     const held = heldBy(connection);
+    const shapes = shapesOf(connection);
+    this.shapes = shapes;
     connection.stream.cork();
     try {
-      for (const { text, values, name } of this.statements) {
-        if (name === '' || (held.get(name) !== 'parsed' && !this.parsing.includes(name))) {
+      for (const [index, { text, values, name }] of this.statements.entries()) {
+        const kept = name !== '' && held.get(name) === 'parsed';
+        if (name === '' || (!kept && !this.parsing.includes(name))) {
           // Closing a statement that does not exist is no error: after a failed batch its fate is unknown.
           if (held.get(name) === 'unknown') connection.close({ type: 'S', name }, true);
           connection.parse({ text, name, types: [] }, true);
           if (name !== '') this.parsing.push(name);
         }
         connection.bind({ portal: '', statement: name, values: values as string[], valueMapper: prepareValue }, true);
-        connection.describe({ type: 'P', name: '' }, true);
+        const shape = kept ? shapes.get(text) : undefined;
+        if (shape) this.undescribed.set(index, shape);
+        else connection.describe({ type: 'P', name: '' }, true);
         connection.execute({ portal: '' }, true);
       }
       connection.sync();
@@ -111,8 +162,46 @@ class PipelinedQuery extends Query {
     }
   }
 
+  /** Starts the result of the statement being answered: with `shape`, or else built from `described` and kept. */
+  private startResult(shape: RowShape | undefined, described: FieldDef[] | null): void {
+    (Query.prototype as unknown as QueryHandlers)._checkForMultirow.call(this);
+    const result = (this as unknown as { _result: RowReading })._result;
+    if (shape && (described === null || sameColumns(shape.fields, described))) {
+      result.fields = shape.fields;
+      result._parsers = shape._parsers;
+      result._prebuiltEmptyResultObject = shape._prebuiltEmptyResultObject;
+    } else if (described) {
+      result.addFields(described);
+      const { text, name } = this.statements[this.completed];
+      const { fields, _parsers, _prebuiltEmptyResultObject } = result;
+      if (name !== '') this.shapes?.set(text, { fields, _parsers, _prebuiltEmptyResultObject });
+    }
+    (this as unknown as { _accumulateRows: boolean })._accumulateRows = true;
+    this.shaped = this.completed;
+  }
+
+  handleRowDescription(message: { fields: FieldDef[] }): void {
+    this.startResult(this.shapes?.get(this.statements[this.completed].text), message.fields);
+  }
+
+  handleDataRow(message: unknown): void {
+    if (this.shaped !== this.completed) {
+      const shape = this.undescribed.get(this.completed);
+      if (shape) this.startResult(shape, null);
+    }
+    (Query.prototype as unknown as { handleDataRow(message: unknown): void }).handleDataRow.call(this, message);
+  }
+
+  handleCommandComplete(message: unknown, connection: Connection): void {
+    (Query.prototype as unknown as QueryHandlers).handleCommandComplete.call(this, message, connection);
+    this.completed++;
+  }
+
   handleError(error: Error, connection: Connection): void {
-    for (const name of this.parsing) heldBy(connection).set(name, 'unknown');
+    // Parsed again on their next use: one this batch parsed may or may not exist, and one kept
+    // from before may be why it failed (its table changed the type of a column it returns).
+    const held = heldBy(connection);
+    for (const { name } of this.statements) if (name !== '') held.set(name, 'unknown');
     (Query.prototype as unknown as QueryHandlers).handleError.call(this, error, connection);
   }
 
