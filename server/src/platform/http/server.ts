@@ -70,13 +70,14 @@ function sendThrottled(res: ServerResponse, throttled: Throttled): void {
 /**
  * Whether a request may go on: its address must not be over its failed sign-ins, a key it presents
  * that does not sign in counts as one, and a key that does must be under its request rate. The
- * route authenticates again (from the keys cached in memory) and answers as usual.
+ * route answers as usual; GraphQL's reuses the sign-in made here, other routes sign in again
+ * (from the keys cached in memory).
  */
-async function passesThrottle(req: IncomingMessage, res: ServerResponse, throttle: RequestThrottle, authenticate: HttpServerOptions['authenticate']): Promise<boolean> {
+async function passesThrottle(req: IncomingMessage, res: ServerResponse, throttle: RequestThrottle, signIn: (req: IncomingMessage) => Promise<Viewer | null>): Promise<boolean> {
   if (!KEYED_PATHS.test((req.url ?? '').split('?', 1)[0]) || req.method === 'OPTIONS') return true;
   let throttled = await throttle.beforeSignIn(req);
   if (!throttled && req.headers.authorization !== undefined) {
-    const viewer = await authenticate(req.headers.authorization).catch(() => undefined);
+    const viewer = await signIn(req).catch(() => undefined);
     if (viewer === null) throttled = await throttle.signInFailed(req);
     else if (viewer) throttled = await throttle.request(viewer.keyId);
   }
@@ -84,6 +85,19 @@ async function passesThrottle(req: IncomingMessage, res: ServerResponse, throttl
   req.resume();
   sendThrottled(res, throttled);
   return false;
+}
+
+/** Signs a request in once: the throttle's sign-in is the one GraphQL's context takes over. */
+function signInOncePerRequest(authenticate: HttpServerOptions['authenticate']): (req: IncomingMessage) => Promise<Viewer | null> {
+  const signIns = new WeakMap<IncomingMessage, Promise<Viewer | null>>();
+  return (req) => {
+    let viewer = signIns.get(req);
+    if (!viewer) {
+      viewer = authenticate(req.headers.authorization);
+      signIns.set(req, viewer);
+    }
+    return viewer;
+  };
 }
 
 /** Which GraphQL endpoint a request is for, if any: those are served without Express. */
@@ -124,9 +138,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     },
   });
 
+  const signIn = signInOncePerRequest(authenticate);
   const serveGraphQL = graphqlOverHttp(apollo, async (req) => {
     const requestId = requestIdOf(req);
-    const viewer = await authenticate(req.headers.authorization).catch((error: unknown) => {
+    const viewer = await signIn(req).catch((error: unknown) => {
       // Apollo Server runs no plugin for a context that fails: its error is logged here.
       requestLog(req, logger).error({ err: error }, 'Unexpected error authenticating a GraphQL request');
       throw new GraphQLError('Internal server error', { extensions: { code: 'INTERNAL_SERVER_ERROR', requestId, http: { status: 500 } } });
@@ -152,7 +167,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     logRequest(req, res);
     applyCors(req, res, () => {
       if (!throttle) return route(req, res);
-      passesThrottle(req, res, throttle, authenticate).then(
+      passesThrottle(req, res, throttle, signIn).then(
         (passes) => passes && route(req, res),
         (error: unknown) => {
           requestLog(req, logger).error({ err: error }, 'Unexpected error throttling a request');
