@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { ApiKeyScope, ALL_SCOPES, impliedScopes } from '../../shared/access';
 import { ErrorDetail } from '../../shared/errors';
 import { isId } from '../../shared/ids';
+import { sha256 } from '../../shared/sha256';
 
 const API_KEY_PREFIX = 'sck_';
 /** How much of a secret is kept in the clear to recognise it: the marker and 8 random characters. */
@@ -16,7 +17,7 @@ export function generateApiKey(): string {
 
 /** Keys are 256 random bits, so a fast hash is enough: no dictionary can reach them. */
 export function hashApiKey(apiKey: string): string {
-  return createHash('sha256').update(apiKey, 'utf8').digest('hex');
+  return sha256(apiKey);
 }
 
 /** The secret's first characters, kept to recognise the key in a list. */

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../shared/canonical-json';
 import { ErrorDetail } from '../../shared/errors';
+import { sha256 } from '../../shared/sha256';
 import { validateSessionText } from '../conversation/sessions';
 
 export const ContinuationReason = {
@@ -233,7 +233,7 @@ export function requestFingerprint(input: ContinueSessionRequest, actor: Actor):
     // Only when asked for, so that the requests of before keep their fingerprints.
     ...(input.assist ? { assist: true } : {}),
   });
-  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+  return sha256(canonical);
 }
 
 export interface LineageIds {

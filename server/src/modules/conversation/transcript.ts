@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../shared/canonical-json';
 import { ErrorDetail } from '../../shared/errors';
+import { sha256 } from '../../shared/sha256';
 import { countTokens } from '../../shared/tokens';
 
 export const EventKind = {
@@ -51,7 +51,7 @@ export function eventHash(previousHash: string, content: EventContent, payload =
   const after = [content.toolCallId, content.replayOfId, content.createdAt.toISOString(), ...(cids.length ? [cids] : [])]
     .map(canonicalJson)
     .join(',');
-  return createHash('sha256').update(`[${before},${payload ?? 'null'},${after}]`, 'utf8').digest('hex');
+  return sha256(`[${before},${payload ?? 'null'},${after}]`);
 }
 
 /** Token count of an event: its text plus the canonical JSON of its payload. */

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../shared/canonical-json';
 import { ErrorDetail } from '../../shared/errors';
+import { sha256 } from '../../shared/sha256';
 import { countTokens } from '../../shared/tokens';
 
 /** Documented limits of resources: a url names a resource; each put stores an immutable version of its blocks. */
@@ -21,10 +21,6 @@ export const MEMORY_LIMITS = {
 export interface ResourceBlock {
   id: string;
   text: string;
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /** Content id of a resource version: sha256 (hex) of the canonical JSON of its blocks `[{id, text}]`, in order. */

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { sha256 } from '../../shared/sha256';
 import type { DatabasePoolMode } from './pool-mode';
 
 /** Data sources whose connections keep prepared statements: PostgreSQL servers reached directly or pooled by session. */
@@ -36,7 +36,7 @@ export function statementHash(text: string): string {
   let hash = hashes.get(text);
   if (!hash) {
     if (hashes.size >= HASHES_KEPT) hashes.clear();
-    hash = createHash('sha256').update(text).digest('hex').slice(0, 24);
+    hash = sha256(text).slice(0, 24);
     hashes.set(text, hash);
   }
   return hash;

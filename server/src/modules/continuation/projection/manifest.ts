@@ -1,11 +1,7 @@
-import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../../shared/canonical-json';
+import { sha256 } from '../../../shared/sha256';
 import { SourceKind } from '../continuations';
 import { EventBounds, ManifestItem, ManifestItemOrigin, ManifestItemStatus } from './model';
-
-export function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
 
 /** Tokens of the events from `first` through `last` of one session, from stored running totals. */
 export function rangeTokens(first: EventBounds, last: EventBounds): number {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { TranscriptCheck, Violation, edgeViolations, manifestViolations } from '../../integrity/invariants';
 import type { EventKind } from '../../conversation/transcript';
 import {
@@ -13,6 +12,7 @@ import {
   parseChecksums,
 } from './bundle';
 import { recordProblem } from './bundle-schemas';
+import { sha256 } from '../../../shared/sha256';
 import { unstorableText } from '../../../shared/text';
 
 /** Why a bundle is refused: it cannot be read, it is of a version this server does not know, or it does not verify. */
@@ -34,7 +34,6 @@ export interface BundleReport {
 
 export type BundleCheck = { ok: true; bundle: Bundle; report: BundleReport } | { ok: false; refusal: BundleRefusal; problems: string[] };
 
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const refuse = (refusal: BundleRefusal, problems: string[]): BundleCheck => ({ ok: false, refusal, problems });
 const RECORD_FILES = [
   BundleFile.SESSIONS,

@@ -1,5 +1,6 @@
 import { ContinuationEdgeEntity } from '../../continuation/continuation-edge.entity';
-import { ManifestContent, manifestHash, sha256 } from '../../continuation/projection/manifest';
+import { ManifestContent, manifestHash } from '../../continuation/projection/manifest';
+import { sha256 } from '../../../shared/sha256';
 import { ProjectionManifestEntity } from '../../continuation/projection-manifest.entity';
 import { EventEntity } from '../../conversation/event.entity';
 import { SessionEntity } from '../../conversation/session.entity';

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { ErrorCode, OperationFailure } from '../../../shared/errors';
+import { sha256 } from '../../../shared/sha256';
 import { Viewer } from '../../../shared/viewer';
 import { recordAttachment } from '../../attachments/attachment.repository';
 import { AttachmentEntity } from '../../attachments/attachment.entity';
@@ -39,7 +39,6 @@ const REFUSAL_MESSAGES: Record<BundleRefusal, string> = {
   NOT_VERIFYING: 'The bundle does not verify',
 };
 
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /**
  * Import: a bundle verified whole before anything is written, then recreated in the caller's
