@@ -39,7 +39,6 @@ const REFUSAL_MESSAGES: Record<BundleRefusal, string> = {
   NOT_VERIFYING: 'The bundle does not verify',
 };
 
-
 /**
  * Import: a bundle verified whole before anything is written, then recreated in the caller's
  * account in one transaction under new ids, every reference rewritten; or a conversation in the
