@@ -1,10 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { EventKind, eventHash, eventTokenCount } from '../server/src/modules/conversation/transcript';
 import { inTwoRoundTrips } from './database';
 import { GraphQLClient } from './graphql';
 import { chainMessages, insertRootSessions, RootSessionRows } from './transcript';
 import { newRowId } from '../server/src/shared/ids';
+import { sha256 } from '../server/src/shared/sha256';
 
 /** A root session at a turn boundary, with its account and the ids of its user messages in order. */
 export interface Predecessor {
@@ -154,8 +155,6 @@ export async function readManifestTemplate(pool: Pool): Promise<ManifestTemplate
     .reduce((a, b) => a + b, 0);
   return { ...template, size };
 }
-
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** The server tokenizes; a raw writer need not, so it estimates (about four characters a token). */
 const estimateTokens = (text: string, data: unknown) => Math.ceil((text.length + (data == null ? 0 : JSON.stringify(data).length)) / 4);
