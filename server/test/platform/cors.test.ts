@@ -12,10 +12,11 @@ function preflight(server: TestServer, path: string, origin: string) {
   });
 }
 
-function postFrom(server: TestServer, origin: string) {
+/** A POST from `origin`, or from a client outside a browser (no Origin header) when undefined. */
+function postFrom(server: TestServer, origin: string | undefined) {
   return fetch(`${server.url}/graphql`, {
     method: 'POST',
-    headers: { origin, 'content-type': 'application/json', authorization: `Bearer ${server.admin.apiKey}` },
+    headers: { ...(origin ? { origin } : {}), 'content-type': 'application/json', authorization: `Bearer ${server.admin.apiKey}` },
     body: JSON.stringify({ query: '{ viewer { name } }' }),
   });
 }
@@ -77,6 +78,15 @@ describe('CORS_ORIGINS', () => {
       expect((await preflight(server, '/graphql', FOREIGN)).headers.get('access-control-allow-origin')).toBeNull();
     });
 
+    it('answers a client outside a browser as an unlisted origin: no Access-Control-Allow-Origin, Vary: Origin', async () => {
+      for (let request = 0; request < 2; request++) {
+        const response = await postFrom(server, undefined);
+        expect(response.headers.get('access-control-allow-origin')).toBeNull();
+        expect(response.headers.get('vary')).toBe('Origin');
+        expect(await response.json()).toEqual({ data: { viewer: { name: expect.any(String) } } });
+      }
+    });
+
     it('opens WebSockets for a listed origin and for clients outside browsers, and refuses a foreign origin', async () => {
       expect(await upgradeStatus(server, APP)).toBe(101);
       expect(await upgradeStatus(server, undefined)).toBe(101);
@@ -116,6 +126,9 @@ describe('CORS_ORIGINS', () => {
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
       expect(response.headers.get('access-control-allow-credentials')).toBeNull();
       expect((await postFrom(server, FOREIGN)).headers.get('access-control-allow-origin')).toBe('*');
+      const outsideBrowser = await postFrom(server, undefined);
+      expect(outsideBrowser.headers.get('access-control-allow-origin')).toBe('*');
+      expect(outsideBrowser.headers.get('vary')).toBeNull();
       expect(await upgradeStatus(server, FOREIGN)).toBe(101);
     });
   });

@@ -32,6 +32,25 @@ function isOwnOrigin(origin: string, host: string | undefined): boolean {
   return URL.canParse(origin) && new URL(origin).host === host;
 }
 
+type CorsMiddleware = ReturnType<typeof cors>;
+
+/**
+ * The headers `handler` writes on a request that is no preflight and names no origin: the same for
+ * every such request, so they are read once, from the middleware itself. Clients outside browsers
+ * send no Origin and make most requests; they get these headers without the middleware's options,
+ * closures and header lists being made again for each.
+ */
+function headersWithoutOrigin(handler: CorsMiddleware): [string, string][] {
+  // By lower-cased name, each with the name as written.
+  const headers = new Map<string, [string, string]>();
+  const response = {
+    getHeader: (name: string) => headers.get(name.toLowerCase())?.[1],
+    setHeader: (name: string, value: unknown) => headers.set(name.toLowerCase(), [name, String(value)]),
+  };
+  handler({ method: 'POST', headers: {} } as never, response as never, () => undefined);
+  return [...headers.values()];
+}
+
 /**
  * CORS for every HTTP endpoint: the listed origins (or any, for `*`) may call the API from a
  * browser, preflights included; credentials are never allowed, since the API key travels in the
@@ -44,8 +63,13 @@ export function corsHandler(
 ): (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void {
   const options = { origin: origins, methods: ['GET', 'POST', 'OPTIONS'], allowedHeaders: ALLOWED_HEADERS, credentials: false, maxAge: 600 };
   const handler = cors(options);
+  const withoutOrigin = headersWithoutOrigin(handler);
   return (req, res, next) => {
     const { origin, host } = req.headers;
+    if (origin === undefined && req.method !== 'OPTIONS' && !res.hasHeader('vary')) {
+      for (const [name, value] of withoutOrigin) res.setHeader(name, value);
+      return next();
+    }
     if (origin && origins !== '*' && !origins.includes(origin) && !isOwnOrigin(origin, host)) refused(origin);
     handler(req, res, next);
   };

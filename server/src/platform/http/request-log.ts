@@ -69,8 +69,11 @@ export function requestLogger(logger: Logger): (req: IncomingMessage, res: Serve
       res.removeListener('close', ended);
       res.removeListener('finish', ended);
       res.removeListener('error', ended);
+      const failed = Boolean(error) || res.statusCode >= 500;
+      // Below `info` (as under load, at `warn`) only failures are written: no line is made for the rest.
+      if (!failed && !logger.isLevelEnabled('info')) return;
       const line = completedLine(logger, req, res, Date.now() - started);
-      if (error || res.statusCode >= 500) logger.error({ ...line, err: error ?? new Error(`failed with status code ${res.statusCode}`) }, 'request errored');
+      if (failed) logger.error({ ...line, err: error ?? new Error(`failed with status code ${res.statusCode}`) }, 'request errored');
       else logger.info(line, !req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted');
     };
     res.on('close', ended);
