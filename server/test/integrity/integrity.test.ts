@@ -1,3 +1,4 @@
+import { DEFAULT_AGENT_CONFIG } from '../../src/config';
 import { GraphQLTestClient } from '../helpers/graphql-client';
 import { startTestServer, TestServer } from '../helpers/test-server';
 
@@ -78,5 +79,32 @@ describe('transcript integrity', () => {
     expect(results[0].postMessage.event.seq).toBe(2);
     const rows = await sql.query('SELECT count(*)::int AS events FROM events WHERE session_id = $1', [sessionId]);
     expect(rows[0]).toEqual({ events: 2 });
+  });
+});
+
+describe('a replayed message with an agent', () => {
+  let server: TestServer;
+  let client: GraphQLTestClient;
+
+  beforeAll(async () => {
+    // The agent queues each message's turn and runs none: a turn stays as its message left it.
+    server = await startTestServer({ poolSize: 20, agent: { ...DEFAULT_AGENT_CONFIG, provider: 'builtin', concurrency: 0 } });
+    client = await server.newAccount('replays');
+  });
+  afterAll(() => server.close());
+
+  it('answers every post of one clientMessageId, concurrent or later, with the one message and the one turn it queued', async () => {
+    const { createSession } = await client.data<{ createSession: { id: string } }>('mutation { createSession(input: { title: "replays" }) { id } }');
+    const send = () =>
+      client.data<{ postMessage: { event: { id: string }; run: { id: string } | null } }>(
+        `mutation ($input: PostMessageInput!) { postMessage(input: $input) { ... on PostMessageSuccess { event { id } run { id } } } }`,
+        { input: { sessionId: createSession.id, text: 'sent twice by a client that retried', clientMessageId: 'retried' } },
+      );
+    const answers = [...(await Promise.all(Array.from({ length: 10 }, send))), await send()];
+    const [{ postMessage: first }] = answers;
+    expect(first.run).not.toBeNull();
+    for (const { postMessage } of answers) expect(postMessage).toEqual(first);
+    const runs = await server.app.database.dataSource.query(`SELECT id FROM runs WHERE session_id = $1 AND kind = 'TURN'`, [createSession.id]);
+    expect(runs).toEqual([{ id: first.run!.id }]);
   });
 });

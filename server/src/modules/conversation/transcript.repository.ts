@@ -50,33 +50,31 @@ export interface LockedForMessage {
   hasWebhookEndpoint: boolean;
 }
 
-interface LockedForMessageRow {
-  session: Record<string, unknown> | null;
-  changed_while_waiting: boolean | null;
+interface LockedForMessageRow extends Record<string, unknown> {
+  changed_while_waiting: boolean;
   earlier: Record<string, unknown> | null;
-  earlier_run: Record<string, unknown> | null;
   has_webhook_endpoint: boolean;
 }
 
-const messageLockText = textPerDataSource((manager) => `WITH locked AS (
-    SELECT ${columnList(manager, SessionEntity)}, xmin FROM sessions WHERE id = $1 AND account_id = $2 FOR UPDATE
-  ),
-  earlier AS (
-    SELECT ${columnList(manager, EventEntity)} FROM events WHERE session_id = $1 AND client_message_id = $3 LIMIT 1
-  )
-  SELECT (SELECT row_to_json(locked) FROM locked) AS session,
-         (SELECT seen.xmin <> locked.xmin FROM locked JOIN sessions seen ON seen.id = locked.id) AS changed_while_waiting,
-         (SELECT row_to_json(earlier) FROM earlier) AS earlier,
-         (SELECT row_to_json(run) FROM earlier CROSS JOIN LATERAL (
-            SELECT ${columnList(manager, RunEntity)} FROM runs WHERE trigger_event_id = earlier.id AND kind = 'TURN' LIMIT 1
-          ) run) AS earlier_run,
-         ${hasActiveEndpoint('$2')} AS has_webhook_endpoint`);
+/**
+ * One level, no CTE: every subquery a statement holds is set up on each run, used or not, and a
+ * message's lock runs more often than anything else. The earlier message's run is read only when
+ * there is an earlier message (a client's retry).
+ */
+const messageLockText = textPerDataSource((manager) => `SELECT ${columnList(manager, SessionEntity)},
+    xmin <> (SELECT seen.xmin FROM sessions seen WHERE seen.id = $1) AS changed_while_waiting,
+    (SELECT row_to_json(earlier) FROM (
+       SELECT ${columnList(manager, EventEntity)} FROM events WHERE session_id = $1 AND client_message_id = $3 LIMIT 1
+     ) earlier) AS earlier,
+    ${hasActiveEndpoint('$2')} AS has_webhook_endpoint
+  FROM sessions WHERE id = $1 AND account_id = $2 FOR UPDATE`);
 
 /**
  * Opens the transaction by locking the session ({@link lockSession}) and reads an earlier message
  * with `clientMessageId` in the same round trip. That read sees the database as of the statement's
- * start: when another writer committed to the session while this one waited for the lock, the row
- * versions differ and the earlier message is read again.
+ * start, as does the subquery that reads the session's row version: when another writer committed
+ * to the session while this one waited for the lock, the locked row is a later version than the
+ * one the statement saw, and the earlier message is read again.
  */
 export async function lockForMessage(
   transaction: WriteTransaction,
@@ -89,21 +87,14 @@ export async function lockForMessage(
     text: messageLockText(manager),
     values: [sessionId, accountId, clientMessageId],
   });
-  const locked = row as unknown as LockedForMessageRow;
+  if (!row) return { session: null, earlier: null, earlierRun: null, hasWebhookEndpoint: false };
+  const locked = row as LockedForMessageRow;
   const hasWebhookEndpoint = locked.has_webhook_endpoint;
-  if (!locked.session) return { session: null, earlier: null, earlierRun: null, hasWebhookEndpoint };
-  const session = entityFromRow(manager, SessionEntity, locked.session);
-  if (locked.changed_while_waiting && clientMessageId !== null) {
-    const earlier = await manager.findOneBy(EventEntity, { sessionId, clientMessageId });
-    const earlierRun = earlier ? await manager.findOneBy(RunEntity, { triggerEventId: earlier.id, kind: RunKind.TURN }) : null;
-    return { session, earlier, earlierRun, hasWebhookEndpoint };
-  }
-  return {
-    session,
-    earlier: locked.earlier ? entityFromRow(manager, EventEntity, locked.earlier) : null,
-    earlierRun: locked.earlier_run ? entityFromRow(manager, RunEntity, locked.earlier_run) : null,
-    hasWebhookEndpoint,
-  };
+  const session = entityFromRow(manager, SessionEntity, locked);
+  let earlier = locked.earlier ? entityFromRow(manager, EventEntity, locked.earlier) : null;
+  if (locked.changed_while_waiting && clientMessageId !== null) earlier = await manager.findOneBy(EventEntity, { sessionId, clientMessageId });
+  const earlierRun = earlier ? await manager.findOneBy(RunEntity, { triggerEventId: earlier.id, kind: RunKind.TURN }) : null;
+  return { session, earlier, earlierRun, hasWebhookEndpoint };
 }
 
 /** The events that drafts become after `session`'s last event, and the session's totals after them. */
