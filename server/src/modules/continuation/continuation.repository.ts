@@ -42,9 +42,9 @@ interface SnapshotRow {
   has_webhook_endpoint: boolean;
 }
 
-interface LockedSnapshotRow extends SnapshotRow {
-  predecessor: Record<string, unknown> | null;
-  changed_while_waiting: boolean | null;
+/** The predecessor's columns, and its snapshot's. */
+interface LockedSnapshotRow extends SnapshotRow, Record<string, unknown> {
+  changed_while_waiting: boolean;
 }
 
 export interface SnapshotQuery {
@@ -120,7 +120,7 @@ export async function lockWithSnapshot(
   query: SnapshotQuery,
   prefetch: EventPrefetch,
   also: Sql | null = null,
-): Promise<{ predecessor: SessionEntity | null; snapshot: ContinuationSnapshot; prefetched: EventEntity[]; alsoReturned: unknown }> {
+): Promise<{ predecessor: SessionEntity; snapshot: ContinuationSnapshot; prefetched: EventEntity[]; alsoReturned: unknown } | { predecessor: null }> {
   const manager = transaction.manager;
   const reads = prefetch.reads.length ? [eventRangesStatement(manager, prefetch.reads)] : [];
   const [[row], events, ...rest] = await transaction.begin(
@@ -129,24 +129,26 @@ export async function lockWithSnapshot(
     ...reads,
     ...(also ? [also] : []),
   );
-  const locked = row as unknown as LockedSnapshotRow;
+  if (!row) return { predecessor: null };
+  const locked = row as LockedSnapshotRow;
   const prefetched = [...events, ...(reads.length ? rest[0] : [])].map((event) => entityFromRow(manager, EventEntity, event));
   const alsoReturned = also ? rest[rest.length - 1] : null;
-  if (!locked.predecessor) return { predecessor: null, snapshot: snapshotFromRow(manager, locked), prefetched, alsoReturned };
   return {
-    predecessor: entityFromRow(manager, SessionEntity, locked.predecessor),
+    predecessor: entityFromRow(manager, SessionEntity, locked),
     snapshot: locked.changed_while_waiting ? await continuationSnapshot(manager, query) : snapshotFromRow(manager, locked),
     prefetched,
     alsoReturned,
   };
 }
 
-const lockText = textPerDataSource((manager) => `WITH locked AS (
-    SELECT ${columnList(manager, SessionEntity)}, xmin FROM sessions WHERE id = $2 AND account_id = $1 FOR UPDATE
-  )
-  SELECT (SELECT row_to_json(locked) FROM locked) AS predecessor,
-         (SELECT seen.xmin <> locked.xmin FROM locked JOIN sessions seen ON seen.id = locked.id) AS changed_while_waiting,
-         ${snapshotColumns(manager)}`);
+/**
+ * One level, no CTE (see the message's lock, `lockForMessage`): the subqueries of the snapshot
+ * are computed as of the statement's start, as is the one that reads the row's version then.
+ */
+const lockText = textPerDataSource((manager) => `SELECT ${columnList(manager, SessionEntity)},
+    xmin <> (SELECT seen.xmin FROM sessions seen WHERE seen.id = $2) AS changed_while_waiting,
+    ${snapshotColumns(manager)}
+  FROM sessions WHERE id = $2 AND account_id = $1 FOR UPDATE`);
 
 /**
  * The statements of a continuation's first round trip (the lock with its snapshot, the prefetch,

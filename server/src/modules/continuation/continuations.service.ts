@@ -259,13 +259,14 @@ export class ContinuationService {
   ): Promise<(Written & { superseded: ContinuationProposalEntity[]; settled: RunEntity[] }) | Outcome<ContinuationResult>> {
     const manager = transaction.manager;
     // The caller's run is settled in the lock's round trip: a refusal or a replay below rolls it back.
-    const { predecessor, snapshot, prefetched, alsoReturned } = await lockWithSnapshot(
+    const locked = await lockWithSnapshot(
       transaction,
       this.snapshotQuery(viewer, input),
       this.eventPrefetch(input, branchMessage !== null, readBefore.recommended),
       options.settles ? settleLeasedRunStatement(options.settles) : null,
     );
-    if (!predecessor) return refuseWith(notFoundFailure('session', ['input', 'sessionId']));
+    if (!locked.predecessor) return refuseWith(notFoundFailure('session', ['input', 'sessionId']));
+    const { predecessor, snapshot, prefetched, alsoReturned } = locked;
     if (predecessor.erasedAt) return refuseWith(erasedSessionFailure(['input', 'sessionId']));
     if (options.approving) {
       // Approvals of one proposal queue on the lock; all but the first find it approved.
