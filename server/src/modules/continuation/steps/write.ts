@@ -130,13 +130,17 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
     .insert(ContinuationEdgeEntity, [edge])
     .insert(ProjectionManifestEntity, [manifest])
     .insert(RunEntity, [run])
-    .insert(PlanRevisionEntity, revisions)
-    .raw('UPDATE runs SET session_id = $1, updated_at = $2 WHERE session_id = $3 AND id = ANY($4::uuid[])', [
+    .insert(PlanRevisionEntity, revisions);
+  // Every part of the statement is set up on each run, one that changes nothing too.
+  if (transferred.pendingRunIds.length > 0) {
+    statement.raw('UPDATE runs SET session_id = $1, updated_at = $2 WHERE session_id = $3 AND id = ANY($4::uuid[])', [
       successor.id,
       now,
       predecessor.id,
       transferred.pendingRunIds,
-    ])
+    ]);
+  }
+  statement
     .raw(COUNT_IN_RATE_WINDOW, [viewer.accountId, rateWindowStart(now)])
     .raw('UPDATE sessions SET status = $1, event_count = $2, token_count = $3, last_event_hash = $4 WHERE id = $5', [
       SessionStatus.CONTINUED,
