@@ -1,5 +1,6 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { preparedQuery } from './prepared';
+import { tableColumns } from './rows';
 import { WriteTransaction } from './write-transaction';
 
 /** Statement texts by shape: the same few shapes recur, and a text is a few kilobytes to build. */
@@ -23,24 +24,21 @@ export class CombinedStatement {
   /** INSERT of entity rows, every mapped column written. */
   insert<T extends ObjectLiteral>(target: EntityTarget<T>, rows: T[]): this {
     if (rows.length === 0) return this;
-    const metadata = this.manager.connection.getMetadata(target);
-    const { columns } = metadata;
+    // The columns as plain records kept per entity, not read from TypeORM's metadata on every row.
+    const { tableName, columns } = tableColumns(this.manager, target);
     const first = this.parameters.length + 1;
     for (const row of rows) {
-      for (const column of columns) {
-        const value = (row as Record<string, unknown>)[column.propertyName] ?? null;
-        this.parameters.push(column.type === 'jsonb' && value !== null ? JSON.stringify(value) : value);
+      for (const { propertyName, isJson } of columns) {
+        const value = (row as Record<string, unknown>)[propertyName] ?? null;
+        this.parameters.push(isJson && value !== null ? JSON.stringify(value) : value);
       }
     }
-    this.shape.push(`${metadata.tableName}:${first}:${rows.length}`);
+    this.shape.push(`${tableName}:${first}:${rows.length}`);
     this.builders.push(() => {
       const values = rows.map(
-        (_, row) =>
-          `(${columns
-            .map((column, index) => `$${first + row * columns.length + index}${column.type === 'jsonb' ? '::jsonb' : ''}`)
-            .join(', ')})`,
+        (_, row) => `(${columns.map(({ isJson }, index) => `$${first + row * columns.length + index}${isJson ? '::jsonb' : ''}`).join(', ')})`,
       );
-      return `INSERT INTO ${metadata.tableName} (${columns.map((column) => column.databaseName).join(', ')}) VALUES ${values.join(', ')}`;
+      return `INSERT INTO ${tableName} (${columns.map(({ databaseName }) => databaseName).join(', ')}) VALUES ${values.join(', ')}`;
     });
     return this;
   }
