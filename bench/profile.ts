@@ -15,9 +15,10 @@ import { settleCompiler } from './warm-up';
  * Where the server's CPU goes under the load of the main benchmark: the real server in this
  * process, 16 clients over 16 accounts, once the compiler has settled and after a warm-up, with
  * V8's sampling profiler on for the measured operations only. Writes the `.cpuprofile` (open it
- * in Chrome DevTools or speedscope) and prints the process's CPU time per operation and the frames
- * with the most self time. CPU time per operation moves much less than throughput on a busy
- * machine: it is the figure to compare before and after a change (the profile says where it went).
+ * in Chrome DevTools or speedscope) and prints the process's CPU time per operation, the frames
+ * with the most self time and the parts of the code they add up to. CPU time per operation moves
+ * much less than throughput on a busy machine: it is the figure to compare before and after a
+ * change (the profile says where it went). PROFILE_HEAP=1 samples allocations instead.
  */
 const CLIENTS = 16;
 const SECTIONS = ['continue', 'message'];
@@ -28,57 +29,160 @@ const TOP_FRAMES = Number(process.env.PROFILE_TOP ?? 25);
 /** Microseconds between samples: sampling costs CPU, so a coarse interval reads CPU per operation closer to an unprofiled run. */
 const SAMPLING_INTERVAL_US = Number(process.env.PROFILE_INTERVAL_US ?? 200);
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+interface CallFrame {
+  functionName: string;
+  url: string;
+  lineNumber: number;
 }
 
 interface CpuProfile {
-  nodes: ProfileNode[];
+  nodes: { id: number; callFrame: CallFrame }[];
   samples: number[];
   timeDeltas: number[];
 }
 
-/**
- * Self time per function (name, file and line), the largest first, as shares of the samples the
- * process was not idle in. The profiler samples wall time: `writev` includes the time the kernel
- * spends handing a write to the database, and the time the process waits for a core when the
- * write wakes a database backend that takes its own, so its share is far larger than the kernel's
- * share of the CPU, which the report prints beside the total.
- */
-function selfTimes(profile: CpuProfile): { frame: string; share: number }[] {
-  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
-  const byFrame = new Map<string, number>();
-  let total = 0;
-  profile.samples.forEach((id, index) => {
-    const { functionName, url, lineNumber } = nodes.get(id)!.callFrame;
-    // Waiting, and the profiler's own stop (`dispatch`), are no work of the server's.
-    if (functionName === '(idle)' || (functionName === 'dispatch' && !url)) return;
-    const where = url.replace(/^file:\/\//, '').replace(/^.*node_modules\//, '').replace(/^.*\/(server|bench)\//, '$1/');
-    const frame = `${functionName || '(anonymous)'}${where ? ` ${where}:${lineNumber + 1}` : ''}`;
-    const delta = profile.timeDeltas[index] ?? 0;
-    byFrame.set(frame, (byFrame.get(frame) ?? 0) + delta);
-    total += delta;
-  });
-  return [...byFrame]
-    .map(([frame, time]) => ({ frame, share: time / total }))
-    .sort((a, b) => b.share - a.share);
+interface HeapProfileNode {
+  id: number;
+  callFrame: CallFrame;
+  children: HeapProfileNode[];
 }
 
-async function profiled<T>(name: string, work: () => Promise<T>): Promise<{ result: T; cpuMs: number; systemMs: number; file: string; profile: CpuProfile }> {
+interface HeapProfile {
+  head: HeapProfileNode;
+  samples: { size: number; nodeId: number }[];
+}
+
+/** Where a frame is, as the report names it: a file of the server's or of the benchmark, a package, or nothing (V8, the kernel). */
+function whereOf(url: string): string {
+  return url.replace(/^file:\/\//, '').replace(/^.*node_modules\//, '').replace(/^.*\/(server|bench)\//, '$1/');
+}
+
+function frameOf({ functionName, url, lineNumber }: CallFrame): string {
+  const where = whereOf(url);
+  return `${functionName || '(anonymous)'}${where ? ` ${where}:${lineNumber + 1}` : ''}`;
+}
+
+/**
+ * The part of the code a frame belongs to: a module or folder of the server's, the load generator,
+ * a package, Node.js's own code; V8's and the kernel's frames (`writev`, the collector) alone.
+ */
+function partOf(callFrame: CallFrame): string {
+  const where = whereOf(callFrame.url);
+  if (!where) return callFrame.functionName || '(anonymous)';
+  if (where.startsWith('node:')) return 'Node.js';
+  if (where.startsWith('bench/')) return 'the load generator (bench/)';
+  const server = /^server\/src\/(modules\/[^/]+|shared\/[^/]+|[^/]+\/[^/]+)/.exec(where);
+  if (server) return `server/src/${server[1].replace(/\.ts$/, '')}`;
+  return `package ${/^(@[^/]+\/)?[^/]+/.exec(where)![0]}`;
+}
+
+/**
+ * Self time per function (name, file and line) and per part of the code, the largest first, as
+ * shares of the samples the process was not idle in. The profiler samples wall time: `writev`
+ * includes the time the kernel spends handing a write to the database, and the time the process
+ * waits for a core when the write wakes a database backend that takes its own, so its share is far
+ * larger than the kernel's share of the CPU, which the report prints beside the total.
+ */
+function selfTimes(profile: CpuProfile): { byFrame: Share[]; byPart: Share[] } {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const byFrame = new Map<string, number>();
+  const byPart = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, index) => {
+    const { callFrame } = nodes.get(id)!;
+    // Waiting, and the profiler's own stop (`dispatch`), are no work of the server's.
+    if (callFrame.functionName === '(idle)' || (callFrame.functionName === 'dispatch' && !callFrame.url)) return;
+    const delta = profile.timeDeltas[index] ?? 0;
+    add(byFrame, frameOf(callFrame), delta);
+    add(byPart, partOf(callFrame), delta);
+    total += delta;
+  });
+  return { byFrame: shares(byFrame, total), byPart: shares(byPart, total) };
+}
+
+interface Share {
+  name: string;
+  share: number;
+}
+
+function add(sums: Map<string, number>, key: string, value: number) {
+  sums.set(key, (sums.get(key) ?? 0) + value);
+}
+
+function shares(sums: Map<string, number>, total: number): Share[] {
+  return [...sums].map(([name, sum]) => ({ name, share: sum / total })).sort((a, b) => b.share - a.share);
+}
+
+/** Bytes allocated per function while sampling (the objects collected since included), the largest first. */
+function allocations(profile: HeapProfile): { bytes: number; byFrame: { name: string; bytes: number }[] } {
+  const frames = new Map<number, string>();
+  const visit = (node: HeapProfileNode) => {
+    frames.set(node.id, frameOf(node.callFrame));
+    node.children.forEach(visit);
+  };
+  visit(profile.head);
+  const byFrame = new Map<string, number>();
+  let bytes = 0;
+  for (const sample of profile.samples) {
+    add(byFrame, frames.get(sample.nodeId)!, sample.size);
+    bytes += sample.size;
+  }
+  return { bytes, byFrame: [...byFrame].map(([name, size]) => ({ name, bytes: size })).sort((a, b) => b.bytes - a.bytes) };
+}
+
+/**
+ * With PROFILE_HEAP=1, V8's sampling heap profiler instead of its CPU profiler: what the measured
+ * operations allocate, the objects collected since counted too (they are what the collector's
+ * share of the CPU pays for).
+ */
+const HEAP = process.env.PROFILE_HEAP === '1';
+/** Bytes between allocation samples, on average. */
+const HEAP_SAMPLING_BYTES = 4_096;
+const TOP_PARTS = 15;
+
+interface Profiled<T> {
+  result: T;
+  cpuMs: number;
+  systemMs: number;
+  file: string;
+  profile: CpuProfile | HeapProfile;
+}
+
+async function profiled<T>(name: string, work: () => Promise<T>): Promise<Profiled<T>> {
   const session = new Session();
   session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
-  await session.post('Profiler.start');
+  if (HEAP) {
+    const sampling = { samplingInterval: HEAP_SAMPLING_BYTES, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true };
+    await session.post('HeapProfiler.enable');
+    await session.post('HeapProfiler.startSampling', sampling);
+  } else {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
+    await session.post('Profiler.start');
+  }
   const cpuBefore = process.cpuUsage();
   const result = await work();
   const cpu = process.cpuUsage(cpuBefore);
-  const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: CpuProfile };
+  const { profile } = (await session.post(HEAP ? 'HeapProfiler.stopSampling' : 'Profiler.stop')) as unknown as { profile: CpuProfile | HeapProfile };
   session.disconnect();
-  const file = path.join(process.env.PROFILE_DIR ?? tmpdir(), `${name}-${Date.now()}.cpuprofile`);
+  const file = path.join(process.env.PROFILE_DIR ?? tmpdir(), `${name}-${Date.now()}.${HEAP ? 'heapprofile' : 'cpuprofile'}`);
   writeFileSync(file, JSON.stringify(profile));
   return { result, cpuMs: (cpu.user + cpu.system) / 1000, systemMs: cpu.system / 1000, file, profile };
+}
+
+/** The frames with the most self time and the parts of the code they are in; or, of a heap profile, what each allocated. */
+function printProfile(profile: CpuProfile | HeapProfile, operations: number) {
+  if (HEAP) {
+    const { bytes, byFrame } = allocations(profile as HeapProfile);
+    const perOperation = (size: number) => fixed(size / 1024 / operations, 1);
+    console.log(`allocated: ${perOperation(bytes)} KB per operation\n`);
+    console.log(table(['KB per op', 'frame'], byFrame.slice(0, TOP_FRAMES).map(({ name, bytes: size }) => [perOperation(size), name])));
+    return;
+  }
+  const { byFrame, byPart } = selfTimes(profile as CpuProfile);
+  const rows = (list: Share[], count: number) => list.slice(0, count).map(({ name, share }) => [fixed(share * 100), name]);
+  console.log(table(['self %', 'frame'], rows(byFrame, TOP_FRAMES)));
+  console.log(`\n${table(['self %', 'part of the code'], rows(byPart, TOP_PARTS))}`);
 }
 
 async function bench(databaseUrl: string, section: string) {
@@ -113,14 +217,7 @@ async function bench(databaseUrl: string, section: string) {
       `\n${section}: ${OPERATIONS[section]} operations at ${CLIENTS} clients, ${fixed(result.opsPerSecond)} ops/s (indicative), ` +
         `process CPU ${fixed(cpuMs / OPERATIONS[section], 3)} ms per operation (${fixed(systemMs / OPERATIONS[section], 3)} in the kernel), ${fixed(queries)} database queries per operation\nprofile: ${file}\n`,
     );
-    console.log(
-      table(
-        ['self %', 'frame'],
-        selfTimes(profile)
-          .slice(0, TOP_FRAMES)
-          .map(({ frame, share }) => [fixed(share * 100), frame]),
-      ),
-    );
+    printProfile(profile, OPERATIONS[section]);
   } finally {
     accounts.forEach((account) => account.client.close());
     await setup.end();
