@@ -71,7 +71,7 @@ function partOf(callFrame: CallFrame): string {
   if (!where) return callFrame.functionName || '(anonymous)';
   if (where.startsWith('node:')) return 'Node.js';
   if (where.startsWith('bench/')) return 'the load generator (bench/)';
-  const server = /^server\/src\/(modules\/[^/]+|shared\/[^/]+|[^/]+\/[^/]+)/.exec(where);
+  const server = /^server\/src\/(modules\/[^/]+|shared\/[^/]+|[^/]+\/[^/]+(?=\/)|[^/]+)/.exec(where);
   if (server) return `server/src/${server[1].replace(/\.ts$/, '')}`;
   return `package ${/^(@[^/]+\/)?[^/]+/.exec(where)![0]}`;
 }
