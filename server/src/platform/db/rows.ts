@@ -1,7 +1,7 @@
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { preparedQuery } from './prepared';
 
-export interface ColumnMapping {
+interface ColumnMapping {
   databaseName: string;
   propertyName: string;
   isTimestamp: boolean;
@@ -104,7 +104,7 @@ export function returnedRows(result: unknown): Record<string, unknown>[] {
  * hot reads that TypeORM's finders would build, parse and plan again on every call.
  */
 export async function preparedEntities<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>, rest: string, values: unknown[]): Promise<T[]> {
-  const table = manager.connection.getMetadata(target).tableName;
-  const rows = await preparedQuery<Record<string, unknown>[]>(manager, `SELECT ${columnList(manager, target)} FROM ${table} ${rest}`, values);
+  const { tableName } = mappingOf(manager, target);
+  const rows = await preparedQuery<Record<string, unknown>[]>(manager, `SELECT ${columnList(manager, target)} FROM ${tableName} ${rest}`, values);
   return rows.map((row) => entityFromRow(manager, target, row));
 }
