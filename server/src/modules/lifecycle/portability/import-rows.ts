@@ -4,7 +4,7 @@ import { sha256 } from '../../../shared/sha256';
 import { ProjectionManifestEntity } from '../../continuation/projection-manifest.entity';
 import { EventEntity } from '../../conversation/event.entity';
 import { SessionEntity } from '../../conversation/session.entity';
-import { GENESIS_HASH, eventHash } from '../../conversation/transcript';
+import { GENESIS_HASH, eventHash, eventTokenCount } from '../../conversation/transcript';
 import type { EventKind } from '../../conversation/transcript';
 import type { ContinuationApproval, SessionKind, SessionStatus } from '../../conversation/sessions';
 import { PlanRevisionEntity } from '../../plans/plan-revision.entity';
@@ -114,19 +114,28 @@ function importedEvents(bundle: Bundle, sessions: SessionEntity[], accountId: st
   const events: EventEntity[] = [];
   for (const session of sessions) {
     let previousHash = GENESIS_HASH;
+    let tokens = 0;
     const original = originalOf.get(session.id)!;
-    for (const event of bySession.get(original.id) ?? []) {
+    const sessionEvents = bySession.get(original.id) ?? [];
+    for (const event of sessionEvents) {
+      const text = ids.text(event.text);
+      const data = ids.value(event.data ?? null) as object | null;
+      // Counted here rather than taken from the bundle: ids rewritten in a text count differently,
+      // and budgets and model requests rely on the counts. An erased event's text is gone; the
+      // count it had stays, as it does in the totals after it.
+      const tokenCount = event.erasedAt ? event.tokenCount : eventTokenCount(text, data);
+      tokens += tokenCount;
       const imported = Object.assign(new EventEntity(), {
         id: ids.id(event.id),
         sessionId: session.id,
         accountId,
         seq: event.seq,
         kind: event.kind as EventKind,
-        text: ids.text(event.text),
-        data: ids.value(event.data ?? null) as object | null,
+        text,
+        data,
         toolCallId: event.toolCallId,
-        tokenCount: event.tokenCount,
-        tokenTotal: event.tokenTotal,
+        tokenCount,
+        tokenTotal: tokens,
         replayOfId: ids.inside(event.replayOfId),
         clientMessageId: event.clientMessageId,
         createdAt: new Date(event.createdAt),
@@ -138,6 +147,7 @@ function importedEvents(bundle: Bundle, sessions: SessionEntity[], accountId: st
       events.push(imported);
     }
     session.lastEventHash = previousHash;
+    if (sessionEvents.length > 0) session.tokenCount = tokens;
   }
   return events;
 }
