@@ -12,6 +12,28 @@ export interface ContextEvent {
   toolCallId: string | null;
   /** Cids of the attachments a user message links, in order. */
   attachmentCids?: string[];
+  /** The count the event stored: its text's, plus its payload's when it has one. */
+  tokenCount?: number;
+  /** When the event was erased: its text is gone, its count is what the text held. */
+  erasedAt?: Date | null;
+}
+
+/**
+ * Token counts of messages whose content is one event's text, as the event stored them when it was
+ * written: a turn then counts none of the history it loads again. Kept beside the messages rather
+ * than in them, since a provider is given each message as it is.
+ */
+const storedContentTokens = new WeakMap<ModelMessage, number>();
+
+/** The tokens of `message`'s content, when it is an event's text whose count is stored. */
+export function storedTokensOf(message: ModelMessage): number | undefined {
+  return storedContentTokens.get(message);
+}
+
+/** `message`, whose content is `event`'s text, with that text's stored count where the count is the text's alone. */
+function fromEventText<M extends ModelMessage>(message: M, event: ContextEvent): M {
+  if (event.tokenCount !== undefined && event.text !== null && event.data == null && !event.erasedAt) storedContentTokens.set(message, event.tokenCount);
+  return message;
 }
 
 /** A user message, with the attachments it links among `attachments` (by cid). */
@@ -54,13 +76,13 @@ export function transcriptMessages(events: ContextEvent[], attachments: Readonly
     const event = events[index];
     switch (event.kind) {
       case EventKind.USER_MESSAGE:
-        messages.push(userMessage(event.text ?? '', event.attachmentCids, attachments));
+        messages.push(fromEventText(userMessage(event.text ?? '', event.attachmentCids, attachments), event));
         break;
       case EventKind.ASSISTANT_MESSAGE:
-        messages.push({ role: 'assistant', content: event.text ?? '' });
+        messages.push(fromEventText({ role: 'assistant', content: event.text ?? '' }, event));
         break;
       case EventKind.SYSTEM:
-        messages.push({ role: 'system', content: event.text ?? '' });
+        messages.push(fromEventText({ role: 'system', content: event.text ?? '' }, event));
         break;
       case EventKind.TOOL_CALL: {
         const calls: { call: ModelToolCall; event: ContextEvent }[] = [];
@@ -76,7 +98,8 @@ export function transcriptMessages(events: ContextEvent[], attachments: Readonly
         for (const { call } of calls) {
           const result = resultsByCall.get(call.id);
           if (result) answeredHere.add(call.id);
-          messages.push({ role: 'tool', toolCallId: call.id, content: result?.text ?? PENDING_RESULT });
+          const message: ModelMessage = { role: 'tool', toolCallId: call.id, content: result?.text ?? PENDING_RESULT };
+          messages.push(result ? fromEventText(message, result) : message);
         }
         break;
       }

@@ -1,4 +1,7 @@
+import { eventTokenCount } from '../../modules/conversation/transcript';
+import { countTokens } from '../../shared/tokens';
 import { PENDING_RESULT, projectedMessages, transcriptMessages } from '../model-context';
+import { messageTokens, messagesTokens } from '../turn/context-budget';
 
 const event = (seq: number, kind: string, text: string | null, extra: { data?: unknown; toolCallId?: string } = {}) => ({
   seq,
@@ -57,5 +60,35 @@ describe('a transcript as chat messages', () => {
       { role: 'system', content: 'system\n\nhandoff' },
       { role: 'user', content: 'the request' },
     ]);
+  });
+});
+
+describe("a turn's count of the history it loads", () => {
+  const stored = (seq: number, kind: string, text: string | null, extra: { data?: unknown; toolCallId?: string; erasedAt?: Date } = {}) => ({
+    ...event(seq, kind, text, extra),
+    tokenCount: eventTokenCount(text, extra.data ?? null),
+    erasedAt: extra.erasedAt ?? null,
+  });
+  const transcript = [
+    stored(1, 'USER_MESSAGE', 'Where does the gnuharbor coolant loop run, and at what pressure?'),
+    stored(2, 'ASSISTANT_MESSAGE', "It runs through Building Zeta at 40 bar; the 2024 review kept it there.\n\nAnything else?"),
+    stored(3, 'SYSTEM', 'Transition card', { data: { role: 'transition_card', edgeId: '01a24999-1d67-726d-ab5b-bbc65282483d' } }),
+    stored(4, 'TOOL_CALL', null, { toolCallId: 'a', data: { name: 'read_events', arguments: '{"fromSeq":1,"toSeq":2}' } }),
+    stored(5, 'TOOL_RESULT', '[1] user: Where does ...', { toolCallId: 'a' }),
+    stored(6, 'TOOL_RESULT', 'moved result', { toolCallId: 'elsewhere' }),
+    { ...stored(7, 'USER_MESSAGE', null, { erasedAt: new Date() }), tokenCount: 37 },
+    stored(8, 'USER_MESSAGE', 'And the backup loop?'),
+  ];
+
+  it('is what the tokenizer counts in the messages the model is given', () => {
+    const messages = transcriptMessages(transcript);
+    // Copies are counted from their content alone.
+    const counted = messagesTokens(messages.map((message) => ({ ...message })));
+    expect(messagesTokens(messages)).toBe(counted);
+  });
+
+  it("takes each plain message's count from its event rather than counting its text again", () => {
+    const [question] = transcriptMessages([{ ...stored(1, 'USER_MESSAGE', 'Where does the loop run?'), tokenCount: 1_000 }]);
+    expect(messageTokens(question)).toBe(messageTokens({ ...question }) - countTokens('Where does the loop run?') + 1_000);
   });
 });

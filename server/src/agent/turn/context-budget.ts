@@ -1,6 +1,7 @@
 import { describeAttachment } from '../../modules/attachments/attachments';
 import { countTokens } from '../../shared/tokens';
 import type { ModelAttachment, ModelMessage, ModelToolDefinition } from '../agent';
+import { storedTokensOf } from '../model-context';
 
 /**
  * What a model request costs in tokens of the server's tokenizer, counted on the high side of
@@ -35,17 +36,18 @@ export function attachmentTokens(attachment: ModelAttachment): number {
 }
 
 export function messageTokens(message: ModelMessage): number {
+  const content = storedTokensOf(message) ?? countTokens(message.content ?? '');
   switch (message.role) {
     case 'user':
-      return MESSAGE_OVERHEAD + countTokens(message.content) + (message.attachments ?? []).reduce((sum, attachment) => sum + attachmentTokens(attachment), 0);
+      return MESSAGE_OVERHEAD + content + (message.attachments ?? []).reduce((sum, attachment) => sum + attachmentTokens(attachment), 0);
     case 'assistant':
       return (
         MESSAGE_OVERHEAD +
-        countTokens(message.content ?? '') +
+        content +
         (message.toolCalls ?? []).reduce((sum, call) => sum + TOOL_CALL_OVERHEAD + countTokens(call.name) + countTokens(call.arguments), 0)
       );
     default:
-      return MESSAGE_OVERHEAD + countTokens(message.content);
+      return MESSAGE_OVERHEAD + content;
   }
 }
 
