@@ -23,11 +23,17 @@ export interface ModelAttachment extends AttachmentReference {
   text?: string;
 }
 
-export type ModelMessage =
+/**
+ * A message of a model request. `contentTokens` is its content's token count where that is known
+ * already (an event's stored count, for a message that is one event's text); providers send
+ * nothing of it.
+ */
+export type ModelMessage = (
   | { role: 'system'; content: string }
   | { role: 'user'; content: string; attachments?: ModelAttachment[] }
   | { role: 'assistant'; content: string | null; toolCalls?: ModelToolCall[] }
-  | { role: 'tool'; toolCallId: string; content: string };
+  | { role: 'tool'; toolCallId: string; content: string }
+) & { contentTokens?: number };
 
 export interface ModelToolDefinition {
   name: string;

@@ -19,20 +19,12 @@ export interface ContextEvent {
 }
 
 /**
- * Token counts of messages whose content is one event's text, as the event stored them when it was
- * written: a turn then counts none of the history it loads again. Kept beside the messages rather
- * than in them, since a provider is given each message as it is.
+ * `message`, whose content is `event`'s text, with the count the event stored for it where that
+ * count is the text's alone (no payload, not erased): a turn then counts none of the history it
+ * loads again.
  */
-const storedContentTokens = new WeakMap<ModelMessage, number>();
-
-/** The tokens of `message`'s content, when it is an event's text whose count is stored. */
-export function storedTokensOf(message: ModelMessage): number | undefined {
-  return storedContentTokens.get(message);
-}
-
-/** `message`, whose content is `event`'s text, with that text's stored count where the count is the text's alone. */
-function fromEventText<M extends ModelMessage>(message: M, event: ContextEvent): M {
-  if (event.tokenCount !== undefined && event.text !== null && event.data == null && !event.erasedAt) storedContentTokens.set(message, event.tokenCount);
+function fromEventText(message: ModelMessage, event: ContextEvent): ModelMessage {
+  if (event.tokenCount !== undefined && event.text !== null && event.data == null && !event.erasedAt) message.contentTokens = event.tokenCount;
   return message;
 }
 

@@ -82,13 +82,13 @@ describe("a turn's count of the history it loads", () => {
 
   it('is what the tokenizer counts in the messages the model is given', () => {
     const messages = transcriptMessages(transcript);
-    // Copies are counted from their content alone.
-    const counted = messagesTokens(messages.map((message) => ({ ...message })));
+    const counted = messagesTokens(messages.map(({ contentTokens: _known, ...message }) => message));
     expect(messagesTokens(messages)).toBe(counted);
   });
 
   it("takes each plain message's count from its event rather than counting its text again", () => {
     const [question] = transcriptMessages([{ ...stored(1, 'USER_MESSAGE', 'Where does the loop run?'), tokenCount: 1_000 }]);
-    expect(messageTokens(question)).toBe(messageTokens({ ...question }) - countTokens('Where does the loop run?') + 1_000);
+    const { contentTokens: _known, ...unknown } = question;
+    expect(messageTokens(question)).toBe(messageTokens(unknown) - countTokens('Where does the loop run?') + 1_000);
   });
 });

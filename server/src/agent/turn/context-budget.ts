@@ -1,7 +1,6 @@
 import { describeAttachment } from '../../modules/attachments/attachments';
 import { countTokens } from '../../shared/tokens';
 import type { ModelAttachment, ModelMessage, ModelToolDefinition } from '../agent';
-import { storedTokensOf } from '../model-context';
 
 /**
  * What a model request costs in tokens of the server's tokenizer, counted on the high side of
@@ -36,7 +35,7 @@ export function attachmentTokens(attachment: ModelAttachment): number {
 }
 
 export function messageTokens(message: ModelMessage): number {
-  const content = storedTokensOf(message) ?? countTokens(message.content ?? '');
+  const content = message.contentTokens ?? countTokens(message.content ?? '');
   switch (message.role) {
     case 'user':
       return MESSAGE_OVERHEAD + content + (message.attachments ?? []).reduce((sum, attachment) => sum + attachmentTokens(attachment), 0);
