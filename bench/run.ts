@@ -207,9 +207,9 @@ function reportThroughputRounds(operation: string, rounds: ContinueRound[], oper
 }
 
 /**
- * Queued turns of the built-in agent (a 41-event conversation each, in one account) whose context
- * both sides load: the server's own loader, as its worker calls it, and the same reads by hand.
- * Loading writes nothing, so both sides load the same turns.
+ * Queued turns of the built-in agent (a 41-event conversation each by default, in one account)
+ * whose context both sides load: the server's own loader, as its worker calls it, and the same
+ * reads by hand. Loading writes nothing, so both sides load the same turns.
  */
 async function prepareTurnLoads(app: RunningApp, setup: Pool, databaseUrl: string, account: BenchAccount) {
   log(`Preparing ${TURN_LOADS} queued turns...`);

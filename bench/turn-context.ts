@@ -25,8 +25,15 @@ const ASSISTANT_TEXT =
   'I read the export job and its scheduler. Receipts that arrive after midnight are picked up by the next run, because the job ' +
   'selects by the receipt date rather than the arrival time; nothing is lost, but they are a day late in the report. Changing ' +
   'the selection to the arrival time fixes it without touching the report format.';
-/** Events per session: a conversation of 20 exchanges, ending on the message the turn answers. */
-const EVENTS = 41;
+/**
+ * Events per session: a conversation of 20 exchanges by default, ending on the message the turn
+ * answers. TURN_EVENTS sets another length (odd, so that it ends on a user message).
+ */
+const EVENTS = Number(process.env.TURN_EVENTS ?? 41);
+if (!Number.isInteger(EVENTS) || EVENTS < 1 || EVENTS % 2 === 0) {
+  console.error(`TURN_EVENTS must be an odd number of events, at least 1: ${process.env.TURN_EVENTS}`);
+  process.exit(2);
+}
 const PREPARE_BATCH = 200;
 
 /** Sessions with a conversation and a queued turn for its last message, written in bulk as posting them would have. */
