@@ -12,7 +12,7 @@ import { RunKind } from '../../modules/conversation/runs';
 import type { SessionEntity } from '../../modules/conversation/session.entity';
 import { SessionKind } from '../../modules/conversation/sessions';
 import { EventKind } from '../../modules/conversation/transcript';
-import { eventById, eventsAtSeqs, sessionById, transcriptTail, userMessageTextsBefore } from '../../modules/conversation/transcript.repository';
+import { TailEvent, eventById, eventsAtSeqs, sessionById, transcriptTail, userMessageTextsBefore } from '../../modules/conversation/transcript.repository';
 import { latestPlan } from '../../modules/plans/plan.repository';
 import type { PlanRevisionEntity } from '../../modules/plans/plan-revision.entity';
 import type { Viewer } from '../../shared/viewer';
@@ -227,7 +227,7 @@ function readFromKnown(known: KnownTurn, range: { fromSeq: number; throughSeq: n
     .slice(-EARLIER_USER_MESSAGES)
     .map((event) => event.text as string);
   const bounds = events.filter((event) => citable.includes(event.seq));
-  return [own, [] as EventEntity[], earlier, known.plan, known.pendingRuns, bounds] as const;
+  return [own, [] as TailEvent[], earlier, known.plan, known.pendingRuns, bounds] as const;
 }
 
 /** A row a queued run names is gone: the run cannot start. */
@@ -247,7 +247,7 @@ interface HistoryPart {
   firstSeq: number;
   tokensBefore: number;
   /** Its loaded tail, oldest first. */
-  events: EventEntity[];
+  events: TailEvent[];
   /** The last seq of the history, and the tokens its session holds through it. */
   throughSeq: number;
   throughTokens: number;
@@ -294,7 +294,7 @@ function fittedHistory(input: {
 }
 
 /** The newest events whose cost fits `allowance`, at least `atLeast` of them. */
-function tailWithin(events: EventEntity[], allowance: number, attached: ReadonlyMap<string, ModelAttachment>, atLeast: number): EventEntity[] {
+function tailWithin(events: TailEvent[], allowance: number, attached: ReadonlyMap<string, ModelAttachment>, atLeast: number): TailEvent[] {
   let used = 0;
   let first = events.length;
   while (first > 0) {
@@ -307,7 +307,7 @@ function tailWithin(events: EventEntity[], allowance: number, attached: Readonly
 }
 
 /** The range of a part's history before its first kept event (all of it when none is kept). */
-function omittedBefore(part: HistoryPart, firstKept: EventEntity | null): OmittedRange[] {
+function omittedBefore(part: HistoryPart, firstKept: TailEvent | null): OmittedRange[] {
   const toSeq = firstKept ? firstKept.seq - 1 : part.throughSeq;
   if (toSeq < part.firstSeq) return [];
   const tokensThrough = firstKept ? firstKept.tokenTotal - firstKept.tokenCount : part.throughTokens;

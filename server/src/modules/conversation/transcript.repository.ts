@@ -152,22 +152,28 @@ export async function appendEvents(
   return events;
 }
 
+/** What a turn's context reads of each event of its history: no ids, hashes or times to decode. */
+export type TailEvent = Pick<EventEntity, 'seq' | 'kind' | 'text' | 'data' | 'toolCallId' | 'attachmentCids' | 'tokenCount' | 'tokenTotal' | 'erasedAt'>;
+
 /**
  * Events `fromSeq..throughSeq` of a session, oldest first, leaving out the oldest ones whose
  * running token total is at or below `afterTokens`: the tail of a transcript that fits a budget.
+ * Only the columns a model's context is made of: a tail runs to thousands of events, and reading
+ * every column of each cost a turn most of its time.
  */
-export async function transcriptTail(
+export function transcriptTail(
   manager: EntityManager,
   sessionId: string,
   range: { fromSeq: number; throughSeq: number },
   afterTokens: number,
-): Promise<EventEntity[]> {
-  return preparedEntities(manager, EventEntity, 'WHERE session_id = $1 AND seq BETWEEN $2 AND $3 AND token_total > $4 ORDER BY seq', [
-    sessionId,
-    range.fromSeq,
-    range.throughSeq,
-    afterTokens,
-  ]);
+): Promise<TailEvent[]> {
+  return preparedQuery<TailEvent[]>(
+    manager,
+    `SELECT seq, kind, text, data, tool_call_id AS "toolCallId", attachment_cids AS "attachmentCids", token_count AS "tokenCount",
+            token_total AS "tokenTotal", erased_at AS "erasedAt"
+     FROM events WHERE session_id = $1 AND seq BETWEEN $2 AND $3 AND token_total > $4 ORDER BY seq`,
+    [sessionId, range.fromSeq, range.throughSeq, afterTokens],
+  );
 }
 
 /** The texts of a session's last `limit` user messages before `beforeSeq`, oldest first. */
