@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { runtimeViewer } from '../../modules/accounts/account.repository';
+import { runtimeViewerRead } from '../../modules/accounts/account.repository';
 import { isImageMediaType } from '../../modules/attachments/attachments';
 import { AttachmentService, attachmentReference } from '../../modules/attachments/attachments.service';
 import { successorManifest } from '../../modules/continuation/continuation.repository';
@@ -13,7 +13,9 @@ import type { SessionEntity } from '../../modules/conversation/session.entity';
 import { SessionKind } from '../../modules/conversation/sessions';
 import { EventKind } from '../../modules/conversation/transcript';
 import { TailEvent, eventById, eventsAtSeqs, sessionById, transcriptTail, userMessageTextsBefore } from '../../modules/conversation/transcript.repository';
-import { latestPlan } from '../../modules/plans/plan.repository';
+import { latestPlanRead } from '../../modules/plans/plan.repository';
+import { answered, readInOneRoundTrip } from '../../platform/db/read-batch';
+import { firstOf } from '../../platform/db/rows';
 import type { PlanRevisionEntity } from '../../modules/plans/plan-revision.entity';
 import type { Viewer } from '../../shared/viewer';
 import type { ModelAttachment, ModelMessage, ModelProvider, TurnFacts } from '../agent';
@@ -98,22 +100,14 @@ export class TurnContextLoader {
   async turnStart(run: RunEntity, windowTokens = this.settings.windowTokens, known: KnownTurn | null = null): Promise<TurnStart> {
     const manager = this.dataSource.manager;
     const sessionId = run.kind === RunKind.DELEGATED ? run.childSessionId! : run.sessionId;
-    const [session, viewer, trigger] = known
+    const [found, viewer, trigger] = known
       ? [known.session, known.viewer, known.trigger]
-      : await Promise.all([
-          sessionById(manager, sessionId).then((found) => found ?? missing(`session ${sessionId}`)),
-          runtimeViewer(manager, run.accountId),
-          run.triggerEventId ? eventById(manager, run.triggerEventId).then((found) => found ?? missing(`event ${run.triggerEventId}`)) : null,
-        ]);
+      : await readInOneRoundTrip(manager, [sessionById(manager, sessionId), runtimeViewerRead(run.accountId), run.triggerEventId ? eventById(manager, run.triggerEventId) : answered(null)]);
+    const session = found ?? missing(`session ${sessionId}`);
+    if (run.triggerEventId && !trigger) missing(`event ${run.triggerEventId}`);
     const throughSeq = trigger?.seq ?? session.eventCount;
     const throughTokens = trigger?.tokenTotal ?? session.tokenCount;
-    const [manifest, opening, forkPoint] = known
-      ? [known.manifest, known.trigger, null]
-      : await Promise.all([
-          session.kind === SessionKind.CONTINUATION ? successorManifest(manager, session.id) : null,
-          session.kind === SessionKind.CONTINUATION ? eventsAtSeqs(manager, session.id, [2]).then(([event]) => event ?? null) : null,
-          session.forkedFromEventId ? eventById(manager, session.forkedFromEventId) : null,
-        ]);
+    const [manifest, opening, forkPoint] = known ? [known.manifest, known.trigger, null] : await this.origin(session);
     const usage: ContextUsage = {
       tokens: contextTokens({
         kind: session.kind,
@@ -141,16 +135,16 @@ export class TurnContextLoader {
     // Everything else the turn reads depends only on what is known by now: one round trip for all of it.
     const [own, inherited, earlier, plan, pending, bounds] = known
       ? readFromKnown(known, ownRange, afterTokens, citable)
-      : await Promise.all([
-          transcriptTail(manager, session.id, ownRange, afterTokens),
+      : await readInOneRoundTrip(manager, [
+          transcriptTail(session.id, ownRange, afterTokens),
           // A fork's own events come first in the window; its inherited history fills what is left.
           forkPoint
-            ? transcriptTail(manager, forkPoint.sessionId, { fromSeq: 1, throughSeq: forkPoint.seq }, forkPoint.tokenTotal - (historyAllowance - (throughTokens - ownBefore)))
-            : [],
-          userMessageTextsBefore(manager, session.id, throughSeq, EARLIER_USER_MESSAGES),
-          latestPlan(manager, session.id),
+            ? transcriptTail(forkPoint.sessionId, { fromSeq: 1, throughSeq: forkPoint.seq }, forkPoint.tokenTotal - (historyAllowance - (throughTokens - ownBefore)))
+            : answered([]),
+          userMessageTextsBefore(session.id, throughSeq, EARLIER_USER_MESSAGES),
+          latestPlanRead(manager, session.id),
           pendingDelegatedRuns(manager, session.id),
-          citable.length ? eventsAtSeqs(manager, session.id, citable) : [],
+          citable.length ? eventsAtSeqs(manager, session.id, citable) : answered([]),
         ]);
     const replayedCids = manifest ? (opening?.attachmentCids ?? []) : [];
     const attached = await this.modelAttachments(viewer, [
@@ -194,6 +188,17 @@ export class TurnContextLoader {
     };
     const promptTokens = usage.tokens + toolTokens + messageTokens(instructions);
     return { viewer, session, messages: [...head, ...historyMessages], facts, windowTokens, reserveTokens, promptTokens, omitted: history.omitted };
+  }
+
+  /** What a session's history starts from: a successor's manifest and opening message, a fork's fork point. */
+  private origin(session: SessionEntity): Promise<[ProjectionManifestEntity | null, EventEntity | null, EventEntity | null]> {
+    const manager = this.dataSource.manager;
+    const successor = session.kind === SessionKind.CONTINUATION;
+    return readInOneRoundTrip(manager, [
+      successor ? successorManifest(manager, session.id) : answered(null),
+      successor ? firstOf(eventsAtSeqs(manager, session.id, [2])) : answered(null),
+      session.forkedFromEventId ? eventById(manager, session.forkedFromEventId) : answered(null),
+    ]);
   }
 
   /**

@@ -8,7 +8,8 @@ import { ProjectionManifestEntity } from './projection-manifest.entity';
 import { ContinuationRateWindowEntity } from './continuation-rate-window.entity';
 import { continuationsInLastMinute } from './rate-window';
 import { preparedQuery } from '../../platform/db/prepared';
-import { columnList, entityFromRow, preparedEntities, textPerDataSource } from '../../platform/db/rows';
+import { columnList, entitiesRead, entityFromRow, firstOf, textPerDataSource } from '../../platform/db/rows';
+import type { Read } from '../../platform/db/read-batch';
 import { Sql, WriteTransaction } from '../../platform/db/write-transaction';
 import { hasActiveEndpoint } from '../webhooks/webhook.repository';
 
@@ -281,7 +282,6 @@ const eventRangesText = textPerDataSource((manager) => `WITH RECURSIVE wanted AS
      ORDER BY event.session_id, event.seq`);
 
 /** The manifest a successor started from. */
-export async function successorManifest(manager: EntityManager, successorId: string): Promise<ProjectionManifestEntity | null> {
-  const [manifest] = await preparedEntities(manager, ProjectionManifestEntity, 'WHERE successor_id = $1', [successorId]);
-  return manifest ?? null;
+export function successorManifest(manager: EntityManager, successorId: string): Read<ProjectionManifestEntity | null> {
+  return firstOf(entitiesRead(manager, ProjectionManifestEntity, 'WHERE successor_id = $1', [successorId]));
 }

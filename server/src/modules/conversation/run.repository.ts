@@ -1,7 +1,8 @@
 import { EntityManager } from 'typeorm';
 import { ACTIVE_RUN_STATUSES, RunKind, RunStatus } from './runs';
 import { RunEntity } from './run.entity';
-import { entityFromRow, preparedEntities, returnedRows } from '../../platform/db/rows';
+import { entitiesRead, entityFromRow, returnedRows } from '../../platform/db/rows';
+import type { Read } from '../../platform/db/read-batch';
 import { enqueueWebhooks } from '../webhooks/webhook.repository';
 import type { WebhookEvent } from '../webhooks/webhooks';
 import { runEnded } from './webhook-events';
@@ -236,8 +237,8 @@ export async function requeueFailedRun(manager: EntityManager, accountId: string
 }
 
 /** A session's delegated runs still queued or running. */
-export function pendingDelegatedRuns(manager: EntityManager, sessionId: string): Promise<RunEntity[]> {
-  return preparedEntities(manager, RunEntity, `WHERE session_id = $1 AND kind = '${RunKind.DELEGATED}' AND status = ANY($2::text[])`, [
+export function pendingDelegatedRuns(manager: EntityManager, sessionId: string): Read<RunEntity[]> {
+  return entitiesRead(manager, RunEntity, `WHERE session_id = $1 AND kind = '${RunKind.DELEGATED}' AND status = ANY($2::text[])`, [
     sessionId,
     ACTIVE_RUN_STATUSES,
   ]);

@@ -6,7 +6,8 @@ import { EventEntity } from './event.entity';
 import { RunEntity } from './run.entity';
 import { SessionEntity } from './session.entity';
 import { preparedQuery } from '../../platform/db/prepared';
-import { columnList, entityFromRow, preparedEntities, textPerDataSource } from '../../platform/db/rows';
+import { columnList, entitiesRead, entityFromRow, firstOf, textPerDataSource } from '../../platform/db/rows';
+import type { Read } from '../../platform/db/read-batch';
 import { WriteTransaction } from '../../platform/db/write-transaction';
 import { enqueueWebhooks, hasActiveEndpoint } from '../webhooks/webhook.repository';
 import { messagesPosted } from './webhook-events';
@@ -161,44 +162,36 @@ export type TailEvent = Pick<EventEntity, 'seq' | 'kind' | 'text' | 'data' | 'to
  * Only the columns a model's context is made of: a tail runs to thousands of events, and reading
  * every column of each cost a turn most of its time.
  */
-export function transcriptTail(
-  manager: EntityManager,
-  sessionId: string,
-  range: { fromSeq: number; throughSeq: number },
-  afterTokens: number,
-): Promise<TailEvent[]> {
-  return preparedQuery<TailEvent[]>(
-    manager,
-    `SELECT seq, kind, text, data, tool_call_id AS "toolCallId", attachment_cids AS "attachmentCids", token_count AS "tokenCount",
-            token_total AS "tokenTotal", erased_at AS "erasedAt"
-     FROM events WHERE session_id = $1 AND seq BETWEEN $2 AND $3 AND token_total > $4 ORDER BY seq`,
-    [sessionId, range.fromSeq, range.throughSeq, afterTokens],
-  );
+export function transcriptTail(sessionId: string, range: { fromSeq: number; throughSeq: number }, afterTokens: number): Read<TailEvent[]> {
+  return {
+    text: `SELECT seq, kind, text, data, tool_call_id AS "toolCallId", attachment_cids AS "attachmentCids", token_count AS "tokenCount",
+                  token_total AS "tokenTotal", erased_at AS "erasedAt"
+           FROM events WHERE session_id = $1 AND seq BETWEEN $2 AND $3 AND token_total > $4 ORDER BY seq`,
+    values: [sessionId, range.fromSeq, range.throughSeq, afterTokens],
+    result: (rows) => rows as unknown as TailEvent[],
+  };
 }
 
 /** The texts of a session's last `limit` user messages before `beforeSeq`, oldest first. */
-export async function userMessageTextsBefore(manager: EntityManager, sessionId: string, beforeSeq: number, limit: number): Promise<string[]> {
-  const rows = await preparedQuery<{ text: string }[]>(
-    manager,
-    `SELECT text FROM events WHERE session_id = $1 AND kind = 'USER_MESSAGE' AND seq < $2 ORDER BY seq DESC LIMIT $3`,
-    [sessionId, beforeSeq, limit],
-  );
-  return rows.map((row) => row.text).reverse();
+export function userMessageTextsBefore(sessionId: string, beforeSeq: number, limit: number): Read<string[]> {
+  return {
+    text: `SELECT text FROM events WHERE session_id = $1 AND kind = 'USER_MESSAGE' AND seq < $2 ORDER BY seq DESC LIMIT $3`,
+    values: [sessionId, beforeSeq, limit],
+    result: (rows) => rows.map((row) => row.text as string).reverse(),
+  };
 }
 
 /** A session by id, whichever account holds it: for the runtime, which acts on the runs it claimed. */
-export async function sessionById(manager: EntityManager, id: string): Promise<SessionEntity | null> {
-  const [session] = await preparedEntities(manager, SessionEntity, 'WHERE id = $1', [id]);
-  return session ?? null;
+export function sessionById(manager: EntityManager, id: string): Read<SessionEntity | null> {
+  return firstOf(entitiesRead(manager, SessionEntity, 'WHERE id = $1', [id]));
 }
 
 /** An event by id, whichever account holds it. */
-export async function eventById(manager: EntityManager, id: string): Promise<EventEntity | null> {
-  const [event] = await preparedEntities(manager, EventEntity, 'WHERE id = $1', [id]);
-  return event ?? null;
+export function eventById(manager: EntityManager, id: string): Read<EventEntity | null> {
+  return firstOf(entitiesRead(manager, EventEntity, 'WHERE id = $1', [id]));
 }
 
 /** A session's events at the given positions, in order. */
-export function eventsAtSeqs(manager: EntityManager, sessionId: string, seqs: number[]): Promise<EventEntity[]> {
-  return preparedEntities(manager, EventEntity, 'WHERE session_id = $1 AND seq = ANY($2::int[]) ORDER BY seq', [sessionId, seqs]);
+export function eventsAtSeqs(manager: EntityManager, sessionId: string, seqs: number[]): Read<EventEntity[]> {
+  return entitiesRead(manager, EventEntity, 'WHERE session_id = $1 AND seq = ANY($2::int[]) ORDER BY seq', [sessionId, seqs]);
 }

@@ -1,13 +1,18 @@
 import { EntityManager, In } from 'typeorm';
 import type { PlanStep } from './plans';
 import { PlanRevisionEntity } from './plan-revision.entity';
-import { preparedEntities } from '../../platform/db/rows';
+import { entitiesRead, firstOf } from '../../platform/db/rows';
+import { Read, runRead } from '../../platform/db/read-batch';
 import { newRowId } from '../../shared/ids';
 
 /** The newest revision of a session's plan, or null when it never had one. */
-export async function latestPlan(manager: EntityManager, sessionId: string): Promise<PlanRevisionEntity | null> {
-  const [plan] = await preparedEntities(manager, PlanRevisionEntity, 'WHERE session_id = $1 ORDER BY revision DESC LIMIT 1', [sessionId]);
-  return plan ?? null;
+export function latestPlan(manager: EntityManager, sessionId: string): Promise<PlanRevisionEntity | null> {
+  return runRead(manager, latestPlanRead(manager, sessionId));
+}
+
+/** {@link latestPlan} as a read, to run with others. */
+export function latestPlanRead(manager: EntityManager, sessionId: string): Read<PlanRevisionEntity | null> {
+  return firstOf(entitiesRead(manager, PlanRevisionEntity, 'WHERE session_id = $1 ORDER BY revision DESC LIMIT 1', [sessionId]));
 }
 
 /** The newest plan revision of each session, aligned with `sessionIds`. */

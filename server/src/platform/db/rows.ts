@@ -1,5 +1,5 @@
 import { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { preparedQuery } from './prepared';
+import type { Read } from './read-batch';
 
 interface ColumnMapping {
   databaseName: string;
@@ -101,10 +101,19 @@ export function returnedRows(result: unknown): Record<string, unknown>[] {
 
 /**
  * Entities read by a kept statement, `SELECT <the table's columns> FROM <its table> <rest>`: for
- * hot reads that TypeORM's finders would build, parse and plan again on every call.
+ * hot reads that TypeORM's finders would build, parse and plan again on every call. Run it alone
+ * (`runRead`) or with others (`readInOneRoundTrip`).
  */
-export async function preparedEntities<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>, rest: string, values: unknown[]): Promise<T[]> {
+export function entitiesRead<T extends ObjectLiteral>(manager: EntityManager, target: EntityTarget<T>, rest: string, values: unknown[]): Read<T[]> {
   const { tableName } = mappingOf(manager, target);
-  const rows = await preparedQuery<Record<string, unknown>[]>(manager, `SELECT ${columnList(manager, target)} FROM ${tableName} ${rest}`, values);
-  return rows.map((row) => entityFromRow(manager, target, row));
+  return {
+    text: `SELECT ${columnList(manager, target)} FROM ${tableName} ${rest}`,
+    values,
+    result: (rows) => rows.map((row) => entityFromRow(manager, target, row)),
+  };
+}
+
+/** The first entity a read of entities finds, or null. */
+export function firstOf<T>(read: Read<T[]>): Read<T | null> {
+  return { text: read.text, values: read.values, result: (rows) => read.result(rows)[0] ?? null };
 }

@@ -90,7 +90,7 @@ function heldBy(connection: Connection): Map<string, 'parsed' | 'unknown'> {
 }
 
 /** A name of its own: `pg` tracks the statements it prepares itself, and two trackers must not share a name. */
-const pipelinedName = (text: string) => `sc_pipelined_${statementHash(text)}`;
+export const pipelinedName = (text: string) => `sc_pipelined_${statementHash(text)}`;
 
 const batchText = (statements: Sql[]) => statements.map((statement) => statement.text).join(';\n');
 
@@ -211,7 +211,7 @@ class PipelinedQuery extends Query {
   }
 }
 
-function runBatch(runner: QueryRunner, statements: Statement[]): Promise<ResultSet[]> {
+export function runBatch(runner: QueryRunner, statements: Statement[]): Promise<ResultSet[]> {
   // Logged as `preparedQuery` passes a kept statement to TypeORM: with its name.
   for (const { text, values, name } of statements) {
     runner.connection.logger.logQuery(name ? ({ name, text } as unknown as string) : text, values, runner);
