@@ -2,6 +2,8 @@ import { ModelAttachment, ModelMessage, ModelToolCall } from './agent';
 import type { ContextUsage } from '../modules/conversation/context-usage';
 import { CompiledSection, ContextSectionKind } from '../modules/continuation/projection/model';
 import { EventKind } from '../modules/conversation/transcript';
+import { SECTION_SEPARATOR } from '../modules/continuation/projection/render';
+import { countJoinedTokens } from '../shared/tokens';
 
 /** An event as the runtime gives it to a model. */
 export interface ContextEvent {
@@ -111,18 +113,21 @@ export function transcriptMessages(events: ContextEvent[], attachments: Readonly
  * A successor's first context is its manifest's compiled context and nothing else: the sections
  * in the compiler's order as instructions, and the initiating message, the one it answers, as the
  * user's turn, with the attachments its replay links (`replayedCids`, found in `attachments`).
+ * With `countsKept` (the manifest is not erased, so each section's stored count is its text's),
+ * the instructions' count is taken from the sections' counts, seams included, rather than counted
+ * again on every turn of the successor.
  */
 export function projectedMessages(
   sections: CompiledSection[],
   replayedCids: string[] = [],
   attachments: ReadonlyMap<string, ModelAttachment> = new Map(),
+  countsKept = false,
 ): ModelMessage[] {
   const initiating = sections.find((section) => section.kind === ContextSectionKind.INITIATING_MESSAGE);
   const rest = sections.filter((section) => section !== initiating);
-  return [
-    { role: 'system', content: rest.map((section) => section.text).join('\n\n') },
-    ...(initiating ? [userMessage(initiating.text, replayedCids, attachments)] : []),
-  ];
+  const instructions: ModelMessage = { role: 'system', content: rest.map((section) => section.text).join(SECTION_SEPARATOR) };
+  if (countsKept) instructions.contentTokens = countJoinedTokens(rest.map(({ text, tokenCount }) => ({ text, tokens: tokenCount })), SECTION_SEPARATOR);
+  return [instructions, ...(initiating ? [userMessage(initiating.text, replayedCids, attachments)] : [])];
 }
 
 /** The runtime's instructions to every model, with the context usage it needs to decide in time. */

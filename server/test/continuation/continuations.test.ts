@@ -15,6 +15,8 @@ import { SessionEntity } from '../../src/modules/conversation/session.entity';
 import { requeueFailedRun } from '../../src/modules/conversation/run.repository';
 import { appendEvents, lockSession } from '../../src/modules/conversation/transcript.repository';
 import { EventKind } from '../../src/modules/conversation/transcript';
+import { projectedMessages } from '../../src/agent/model-context';
+import { countTokens } from '../../src/shared/tokens';
 
 describe('continueSession', () => {
   let server: TestServer;
@@ -48,7 +50,7 @@ describe('continueSession', () => {
             handoff { purpose currentRequest decisions }
             manifest { predecessorId successorId originId initiatingEventId actor reason tokenBudget tokenCost
               compilerVersion modelVersion hash lineageBlock items { kind status sessionId eventId tokenCount hash }
-              context { tokenCount sections { kind tokenCount } } transferredState { plan pendingRunIds pinnedTools } } }
+              context { tokenCount sections { kind text tokenCount } } transferredState { plan pendingRunIds pinnedTools } } }
           runs { status } events(first: 10) { edges { node { kind text data tokenCount replayOf { id text tokenCount } } } } }
       }`,
       { p: origin, s: successorId },
@@ -89,6 +91,10 @@ describe('continueSession', () => {
     expect(manifest.lineageBlock).toContain(`<initiating_event id="${initiating}" />`);
     expect(manifest.tokenCost).toBeLessThanOrEqual(manifest.tokenBudget);
     expect(manifest.context.tokenCount).toBe(manifest.tokenCost);
+    // Each section's count is its text's: a successor's turns take its instructions' count from them.
+    for (const section of manifest.context.sections) expect(section.tokenCount).toBe(countTokens(section.text));
+    const [instructions] = projectedMessages(manifest.context.sections, [], new Map(), true);
+    expect(instructions.contentTokens).toBe(countTokens(instructions.content!));
     expect(manifest.context.sections.map((section: { kind: string }) => section.kind)).toEqual([
       'SYSTEM',
       'IDENTITY',

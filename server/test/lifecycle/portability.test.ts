@@ -12,6 +12,7 @@ import { startTestServer, TestServer } from '../helpers/test-server';
 import { readZip } from '../../src/modules/lifecycle/portability/bundle-zip';
 import { verifyBundle } from '../../src/modules/lifecycle/portability/bundle-verify';
 import { eventTokenCount } from '../../src/modules/conversation/transcript';
+import { countTokens } from '../../src/shared/tokens';
 
 const run = promisify(execFile);
 const LIMITS = { maxEntries: 10_000, maxTotalBytes: 1 << 30 };
@@ -65,15 +66,23 @@ async function content(bytes: Buffer) {
 
 type Content = Awaited<ReturnType<typeof content>>;
 
-/** A bundle's content without its events' and sessions' token counts, which an import counts anew. */
-function withoutTranscriptCounts({ records, ...rest }: Content) {
-  const { events, sessions, ...others } = records as { events: Record<string, unknown>[]; sessions: Record<string, unknown>[] };
+/** A bundle's content without the token counts an import counts anew: its events', sessions' and compiled contexts'. */
+function withoutCounts({ records, ...rest }: Content) {
+  const { events, sessions, manifests, ...others } = records as {
+    events: Record<string, unknown>[];
+    sessions: Record<string, unknown>[];
+    manifests: { context: Record<string, unknown>[] }[];
+  };
   return {
     ...rest,
     records: {
       ...others,
       events: events.map(({ tokenCount: _count, tokenTotal: _total, ...event }) => event),
       sessions: sessions.map(({ tokenCount: _count, ...session }) => session),
+      manifests: manifests.map(({ tokenCost: _cost, context, ...manifest }: Record<string, unknown>) => ({
+        ...manifest,
+        context: (context as Record<string, unknown>[]).map(({ tokenCount: _count, ...section }) => section),
+      })),
     },
   };
 }
@@ -167,9 +176,19 @@ describe('export and import', () => {
     }
     const sessions: { id: string; token_count: number }[] = await sql('SELECT id, token_count FROM sessions WHERE id = ANY($1::uuid[])', [sessionIds]);
     expect(new Map(sessions.map((row) => [row.id, row.token_count]))).toEqual(totals);
+    // So are the compiled contexts' sections and their cost, which a successor's turns take.
+    const manifests: { context: { text: string; tokenCount: number }[]; token_cost: number }[] = await sql(
+      'SELECT context, token_cost FROM projection_manifests WHERE successor_id = ANY($1::uuid[])',
+      [sessionIds],
+    );
+    expect(manifests.length).toBeGreaterThan(0);
+    for (const { context, token_cost } of manifests) {
+      for (const section of context) expect(section.tokenCount).toBe(countTokens(section.text));
+      expect(token_cost).toBe(countTokens(context.map((section) => section.text).join('\n\n')));
+    }
 
     const again = await exportBundle(target, rootSessionId);
-    expect(withoutTranscriptCounts(await content(again.bytes))).toEqual(withoutTranscriptCounts(await content(bundle)));
+    expect(withoutCounts(await content(again.bytes))).toEqual(withoutCounts(await content(bundle)));
   });
 
   it('deduplicates attachments the account holds already by cid', async () => {

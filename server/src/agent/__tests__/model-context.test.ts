@@ -1,5 +1,6 @@
 import { eventTokenCount } from '../../modules/conversation/transcript';
 import { countTokens } from '../../shared/tokens';
+import type { CompiledSection } from '../../modules/continuation/projection/model';
 import { PENDING_RESULT, projectedMessages, transcriptMessages } from '../model-context';
 import { messageTokens, messagesTokens } from '../turn/context-budget';
 
@@ -60,6 +61,28 @@ describe('a transcript as chat messages', () => {
       { role: 'system', content: 'system\n\nhandoff' },
       { role: 'user', content: 'the request' },
     ]);
+  });
+
+  it("takes the instructions' count from the sections' stored counts when they are kept, and counts nothing else", () => {
+    const texts = [
+      'You are continuing work that began in an earlier session.',
+      'Purpose: move the receipts.\nCurrent request: plan it.',
+      '[event 7 seq 3 USER_MESSAGE] And the backup loop?',
+    ];
+    const sections: CompiledSection[] = [
+      { kind: 'SYSTEM', text: texts[0], tokenCount: countTokens(texts[0]) },
+      { kind: 'INITIATING_MESSAGE', text: 'the request', tokenCount: 2 },
+      { kind: 'HANDOFF', text: texts[1], tokenCount: countTokens(texts[1]) },
+      { kind: 'RECENT_EXCHANGE', text: texts[2], tokenCount: countTokens(texts[2]) },
+    ];
+    const [kept, request] = projectedMessages(sections, [], new Map(), true);
+    expect(kept.contentTokens).toBe(countTokens(kept.content!));
+    expect(request.contentTokens).toBeUndefined();
+    // Taken, not counted again: a stored count that differs from the text's shows through.
+    const [taken] = projectedMessages([{ ...sections[0], tokenCount: sections[0].tokenCount + 5 }, ...sections.slice(1)], [], new Map(), true);
+    expect(taken.contentTokens).toBe(kept.contentTokens! + 5);
+    // An erased manifest's texts are gone while its counts stay: nothing is taken.
+    expect(projectedMessages(sections)[0].contentTokens).toBeUndefined();
   });
 });
 

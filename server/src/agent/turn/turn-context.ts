@@ -152,7 +152,7 @@ export class TurnContextLoader {
       ...(trigger?.attachmentCids ?? []),
       ...[...inherited, ...own].flatMap((event) => event.attachmentCids),
     ]);
-    const head: ModelMessage[] = [instructions, ...(manifest ? projectedMessages(manifest.context, replayedCids, attached) : [])];
+    const head: ModelMessage[] = [instructions, ...(manifest ? projectedMessages(manifest.context, replayedCids, attached, !manifest.erasedAt) : [])];
     const history = fittedHistory({
       own: { sessionId: session.id, firstSeq: firstOwnSeq, tokensBefore: ownBefore, events: own, throughSeq, throughTokens },
       inherited: forkPoint ? { sessionId: forkPoint.sessionId, firstSeq: 1, tokensBefore: 0, events: inherited, throughSeq: forkPoint.seq, throughTokens: forkPoint.tokenTotal } : null,

@@ -11,6 +11,8 @@ import { PlanRevisionEntity } from '../../plans/plan-revision.entity';
 import type { Bundle, BundleEvent, BundleManifest, BundleSession } from './bundle';
 import { IdRewriter, VersionMap, renumberVersion } from './import-ids';
 import { newRowId } from '../../../shared/ids';
+import { SECTION_SEPARATOR } from '../../continuation/projection/render';
+import { countJoinedTokens, countTokens } from '../../../shared/tokens';
 
 /** A bundle's records as rows of the importing account: new ids, every reference rewritten, hash chains and manifest hashes computed anew. */
 export interface ImportedRows {
@@ -152,6 +154,26 @@ function importedEvents(bundle: Bundle, sessions: SessionEntity[], accountId: st
   return events;
 }
 
+interface CountedSection {
+  text: string;
+  tokenCount: number;
+}
+
+const isCountedSection = (value: unknown): value is CountedSection =>
+  typeof value === 'object' && value !== null && typeof (value as Partial<CountedSection>).text === 'string';
+
+/**
+ * A compiled context as imported, each section counted anew from its text, and the context's cost
+ * with them: ids rewritten in a text count differently, and a successor's turns take the sections'
+ * counts. An erased manifest's texts are gone, and its counts stay as recorded, as erasure keeps
+ * them.
+ */
+function recountedContext(context: unknown, tokenCost: number, erased: boolean): { context: unknown; tokenCost: number } {
+  if (erased || !Array.isArray(context) || !context.every(isCountedSection)) return { context, tokenCost };
+  const sections = context.map((section) => ({ ...section, tokenCount: countTokens(section.text) }));
+  return { context: sections, tokenCost: countJoinedTokens(sections.map(({ text, tokenCount }) => ({ text, tokens: tokenCount })), SECTION_SEPARATOR) };
+}
+
 function importedManifest(manifest: BundleManifest, accountId: string, ids: IdRewriter, versions: VersionMap): ProjectionManifestEntity {
   const renumbered = (list: unknown) => (Array.isArray(list) ? list.map((entry) => renumberVersion(entry, versions)) : list);
   const transferred = ids.value(manifest.transferredState) as { pinnedResources?: unknown } | null;
@@ -169,11 +191,10 @@ function importedManifest(manifest: BundleManifest, accountId: string, ids: IdRe
     items: renumbered(ids.value(manifest.items)),
     transferredState: transferred && typeof transferred === 'object' ? { ...transferred, pinnedResources: renumbered(transferred.pinnedResources ?? []) } : transferred,
     lineageBlock: ids.text(manifest.lineageBlock),
-    context: ids.value(manifest.context),
+    ...recountedContext(ids.value(manifest.context), manifest.tokenCost, manifest.erasedAt !== null),
     compilerVersion: manifest.compilerVersion,
     modelVersion: manifest.modelVersion,
     tokenBudget: manifest.tokenBudget,
-    tokenCost: manifest.tokenCost,
     createdAt: manifest.createdAt,
     ...(manifest.proposal !== undefined && manifest.proposal !== null ? { proposal: ids.value(manifest.proposal) } : {}),
   };
