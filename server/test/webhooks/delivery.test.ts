@@ -167,32 +167,38 @@ describe('webhook deliveries', () => {
     expect(receiver.delivered().map((hook) => hook.body.data.kind).sort()).toEqual(['ASSISTANT_MESSAGE', 'USER_MESSAGE']);
   });
 
-  it("leaves the outbox out of a message's and a continuation's write while the account has no endpoint, and writes it once one is registered", async () => {
+  it("leaves the outbox out of a message's, its answer's and a continuation's write while the account has no endpoint, and writes it once one is registered", async () => {
     const client = await server.newAccount('endpoint later');
     const logger = server.app.database.dataSource.logger;
-    /** For a message and then a continuation of a new session: whether each one's write carried the outbox. */
+    /** For a message, the agent's answer to it and then a continuation of a new session: whether each one's write carried the outbox. */
     const outboxWritten = async (title: string) => {
-      const statements: string[] = [];
+      const statements: { text: string; parameters: unknown[] }[] = [];
       // A kept statement reaches the logger as its name and text.
       const logQuery = jest
         .spyOn(logger, 'logQuery')
-        .mockImplementation((query: string | { text: string }) => void statements.push(typeof query === 'string' ? query : query.text));
+        .mockImplementation((query: string | { text: string }, parameters?: unknown) =>
+          void statements.push({ text: typeof query === 'string' ? query : query.text, parameters: Array.isArray(parameters) ? parameters : [] }),
+        );
+      let chat = '';
       try {
-        const chat = await createSession(client, title);
+        chat = await createSession(client, title);
         await say(client, chat, 'Receipts move to object storage.');
         expect((await continueSession(client, continuation(chat, { title: `${title}, next` }))).__typename).toBe('ContinueSessionSuccess');
       } finally {
         logQuery.mockRestore();
       }
-      const message = statements.filter((text) => /UPDATE sessions SET event_count = \$\d+, token_count/.test(text));
-      const continued = statements.filter((text) => text.includes('INSERT INTO continuation_edges'));
-      expect([message.length, continued.length]).toEqual([1, 1]);
-      return [message[0], continued[0]].map((text) => text.includes('INSERT INTO webhook_deliveries'));
+      // The chat's appends (the successor's turn may answer within the window too); the message queues the turn that answers it.
+      const appends = statements.filter(({ text, parameters }) => /UPDATE sessions SET event_count = \$\d+, token_count/.test(text) && parameters.includes(chat));
+      const message = appends.filter(({ text }) => text.includes('INSERT INTO runs')).map(({ text }) => text);
+      const answer = appends.filter(({ text }) => !text.includes('INSERT INTO runs')).map(({ text }) => text);
+      const continued = statements.filter(({ text }) => text.includes('INSERT INTO continuation_edges')).map(({ text }) => text);
+      expect([message.length, answer.length, continued.length]).toEqual([1, 1, 1]);
+      return [message[0], answer[0], continued[0]].map((text) => text.includes('INSERT INTO webhook_deliveries'));
     };
 
-    expect(await outboxWritten('before')).toEqual([false, false]);
+    expect(await outboxWritten('before')).toEqual([false, false, false]);
     const receiver = await registered(client, ['MESSAGE_POSTED', 'SESSION_CONTINUED']);
-    expect(await outboxWritten('after')).toEqual([true, true]);
+    expect(await outboxWritten('after')).toEqual([true, true, true]);
     await deliveriesWhen(client, (all) => all.length >= 4 && all.every((delivery) => delivery.status === 'DELIVERED'));
     expect(ofType(receiver, 'session.continued')).toHaveLength(1);
   });

@@ -5,9 +5,15 @@ import { EventKind } from '../../modules/conversation/transcript';
 import { EventEntity } from '../../modules/conversation/event.entity';
 import { RunEntity } from '../../modules/conversation/run.entity';
 import { SessionEntity } from '../../modules/conversation/session.entity';
-import { Lease, LeaseLost, lockLeasedRun, settleRun } from '../../modules/conversation/run.repository';
-import { EventDraft, appendEvents, lockSession } from '../../modules/conversation/transcript.repository';
+import { Lease, LeaseLost, lockLeasedRun, lockLeasedRunStatement, settleLeasedRunStatement, settleRun, settledRunWebhooks } from '../../modules/conversation/run.repository';
+import { EventDraft, appendEvents, chainEvents, lockSession, lockSessionForRun, withAppended } from '../../modules/conversation/transcript.repository';
+import { messagesPosted } from '../../modules/conversation/webhook-events';
 import type { ConversationNotifier } from '../../modules/conversation/notifications';
+import { withWebhooks } from '../../modules/webhooks/webhook.repository';
+import type { WebhookEvent } from '../../modules/webhooks/webhooks';
+import { CombinedStatement } from '../../platform/db/statement';
+import { entityFromRow, returnedRows } from '../../platform/db/rows';
+import { Sql, inWriteTransaction } from '../../platform/db/write-transaction';
 
 export { LeaseLost };
 
@@ -38,14 +44,22 @@ export class RunWrites {
   async answer(lease: Lease, run: RunEntity, sessionId: string, text: string): Promise<void> {
     const answerDrafts = (cancelled: boolean): EventDraft[] =>
       cancelled && !text ? [] : [{ kind: EventKind.ASSISTANT_MESSAGE, text, ...(cancelled && { data: { cancelled: true } }) }];
+    if (run.kind !== RunKind.DELEGATED) {
+      // Settled in the lock's round trip: its update locks the run's row as the lease check would,
+      // and the row it returns (a cancelled run stays CANCELLED) decides what the answer appends.
+      const { events, run: settled } = await this.appendForRun(
+        lease,
+        sessionId,
+        () => settleLeasedRunStatement(lease, text),
+        (settled) => answerDrafts(settled.status === RunStatus.CANCELLED),
+        settledRunWebhooks,
+      );
+      this.notifier.eventsAppended(events);
+      this.notifier.runsChanged([settled]);
+      return;
+    }
     const events: EventEntity[] = [];
     const settled = await this.dataSource.transaction(async (manager) => {
-      if (run.kind !== RunKind.DELEGATED) {
-        return this.lockedWrite(manager, lease, () => sessionId, async (session, current) => {
-          events.push(...(await appendEvents(manager, session, answerDrafts(current.status === RunStatus.CANCELLED))));
-          return settleRun(manager, current, RunStatus.SUCCEEDED, null, text);
-        });
-      }
       const child = await lockSession(manager, run.accountId, sessionId);
       return this.lockedWrite(manager, lease, (current) => current.sessionId, async (session, current) => {
         const cancelled = current.status === RunStatus.CANCELLED;
@@ -88,8 +102,38 @@ export class RunWrites {
 
   /** Appends to a session for the run. */
   async record(lease: Lease, sessionId: string, drafts: EventDraft[]): Promise<void> {
-    const events = await this.writeForRun(lease, sessionId, (manager, session) => appendEvents(manager, session, drafts));
+    const { events } = await this.appendForRun(lease, sessionId, (manager) => lockLeasedRunStatement(manager, lease), () => drafts, () => []);
     this.notifier.eventsAppended(events);
+  }
+
+  /**
+   * Appends to a session for the run in two round trips on PostgreSQL: the session's lock with
+   * `runStatement`, which locks the leased run (or settles it) and returns its row, then the events
+   * with the commit. Throws {@link LeaseLost} when the lease is gone, and writes nothing then or
+   * when the session takes no writes.
+   */
+  private appendForRun(
+    lease: Lease,
+    sessionId: string,
+    runStatement: (manager: EntityManager) => Sql,
+    drafts: (run: RunEntity) => EventDraft[],
+    runWebhooks: (run: RunEntity) => WebhookEvent[],
+  ): Promise<{ events: EventEntity[]; run: RunEntity }> {
+    return inWriteTransaction(this.dataSource, async (transaction) => {
+      const manager = transaction.manager;
+      const [[locked], runRows] = await transaction.begin(lockSessionForRun(manager, sessionId, lease.runId), runStatement(manager));
+      const [runRow] = returnedRows(runRows);
+      if (!runRow) throw new LeaseLost();
+      const run = entityFromRow(manager, RunEntity, runRow);
+      const session = locked ? entityFromRow(manager, SessionEntity, locked) : null;
+      assertWritable(session, sessionId);
+      const appended = chainEvents(session, drafts(run));
+      const statement = withAppended(new CombinedStatement(manager), session.id, appended);
+      const announced = locked.has_webhook_endpoint ? withWebhooks(statement, [...messagesPosted(appended.events), ...runWebhooks(run)]) : statement;
+      await announced.commitIn(transaction);
+      Object.assign(session, appended.totals);
+      return { events: appended.events, run };
+    });
   }
 
   /** Runs `write` in a transaction holding the session's lock and the run's lease. */
@@ -113,9 +157,14 @@ export class RunWrites {
     const session = await lockSession(manager, peek.accountId, target(peek));
     const run = await lockLeasedRun(manager, lease);
     if (!run) throw new LeaseLost();
-    if (!session || target(run) !== session.id) throw new Error('The run moved to another session while it was being written.');
-    if (session.erasedAt) throw new Error(`Session ${session.id} was erased and takes no more writes.`);
-    if (session.status !== SessionStatus.ACTIVE) throw new Error(`Session ${session.id} is ${session.status} and takes no more writes.`);
+    assertWritable(session, target(run));
     return write(session, run);
   }
+}
+
+/** Throws unless `session`, locked for a run's write, is the one the run writes to and takes writes. */
+function assertWritable(session: SessionEntity | null, target: string): asserts session is SessionEntity {
+  if (!session || target !== session.id) throw new Error('The run moved to another session while it was being written.');
+  if (session.erasedAt) throw new Error(`Session ${session.id} was erased and takes no more writes.`);
+  if (session.status !== SessionStatus.ACTIVE) throw new Error(`Session ${session.id} is ${session.status} and takes no more writes.`);
 }

@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { ACTIVE_RUN_STATUSES, RunKind, RunStatus } from './runs';
 import { RunEntity } from './run.entity';
-import { entitiesRead, entityFromRow, returnedRows } from '../../platform/db/rows';
+import { columnList, entitiesRead, entityFromRow, returnedRows, textPerDataSource } from '../../platform/db/rows';
 import type { Read } from '../../platform/db/read-batch';
 import { enqueueWebhooks } from '../webhooks/webhook.repository';
 import type { WebhookEvent } from '../webhooks/webhooks';
@@ -110,12 +110,19 @@ export async function renewLease(manager: EntityManager, lease: Lease, leaseMs: 
  * A cancelled run stays its worker's until the worker has recorded what it produced.
  */
 export async function lockLeasedRun(manager: EntityManager, lease: Lease): Promise<RunEntity | null> {
-  const rows: Record<string, unknown>[] = await manager.query(
-    `SELECT * FROM runs WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status IN ('RUNNING', 'CANCELLED') FOR UPDATE`,
-    [lease.runId, lease.owner, lease.attempt],
-  );
+  const { text, values } = lockLeasedRunStatement(manager, lease);
+  const rows: Record<string, unknown>[] = await manager.query(text, values);
   return rows.length ? entityFromRow(manager, RunEntity, rows[0]) : null;
 }
+
+/** The statement of {@link lockLeasedRun}, for a caller that sends it with others: the run's row, or none. */
+export function lockLeasedRunStatement(manager: EntityManager, lease: Lease): { text: string; values: unknown[] } {
+  return { text: leasedRunLockText(manager), values: [lease.runId, lease.owner, lease.attempt] };
+}
+
+const leasedRunLockText = textPerDataSource(
+  (manager) => `SELECT ${columnList(manager, RunEntity)} FROM runs WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status IN ('RUNNING', 'CANCELLED') FOR UPDATE`,
+);
 
 /**
  * Settles a leased run (locked with {@link lockLeasedRun}) and releases its lease. A cancelled run
@@ -155,13 +162,16 @@ export async function settleLeasedRun(manager: EntityManager, lease: Lease): Pro
   return settled;
 }
 
-/** The statement of {@link settleLeasedRun}, for a caller that sends it with others; its webhooks are {@link settledRunWebhooks}. */
-export function settleLeasedRunStatement(lease: Lease): { text: string; values: unknown[] } {
+/**
+ * The statement of {@link settleLeasedRun}, for a caller that sends it with others; its webhooks are
+ * {@link settledRunWebhooks}. With `output`, the whole answer, which the run's output becomes.
+ */
+export function settleLeasedRunStatement(lease: Lease, output: string | null = null): { text: string; values: unknown[] } {
   return {
-    text: `UPDATE runs SET status = CASE WHEN status = 'CANCELLED' THEN status ELSE 'SUCCEEDED' END, error = NULL,
+    text: `UPDATE runs SET status = CASE WHEN status = 'CANCELLED' THEN status ELSE 'SUCCEEDED' END, error = NULL, output = coalesce($4, output),
                   lease_owner = NULL, lease_expires_at = NULL, finished_at = coalesce(finished_at, now()), updated_at = now()
            WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status IN ('RUNNING', 'CANCELLED') RETURNING *`,
-    values: [lease.runId, lease.owner, lease.attempt],
+    values: [lease.runId, lease.owner, lease.attempt, output],
   };
 }
 

@@ -9,6 +9,7 @@ import { preparedQuery } from '../../platform/db/prepared';
 import { columnList, entitiesRead, entityFromRow, firstOf, textPerDataSource } from '../../platform/db/rows';
 import type { Read } from '../../platform/db/read-batch';
 import { WriteTransaction } from '../../platform/db/write-transaction';
+import { CombinedStatement } from '../../platform/db/statement';
 import { enqueueWebhooks, hasActiveEndpoint } from '../webhooks/webhook.repository';
 import { messagesPosted } from './webhook-events';
 import { newRowId } from '../../shared/ids';
@@ -40,6 +41,20 @@ export async function lockSession(manager: EntityManager, accountId: string, ses
   );
   return rows.length ? entityFromRow(manager, SessionEntity, rows[0]) : null;
 }
+
+/**
+ * The statement that opens a run's write: locks the session it writes to ({@link lockSession}),
+ * in the run's account, and reads whether that account has a webhook endpoint. No row when there is
+ * no such session or no such run.
+ */
+export function lockSessionForRun(manager: EntityManager, sessionId: string, runId: string): { text: string; values: unknown[] } {
+  return { text: runSessionLockText(manager), values: [sessionId, runId] };
+}
+
+const runSessionLockText = textPerDataSource(
+  (manager) => `SELECT ${columnList(manager, SessionEntity)}, ${hasActiveEndpoint('sessions.account_id')} AS has_webhook_endpoint
+  FROM sessions WHERE id = $1 AND account_id = (SELECT account_id FROM runs WHERE id = $2) FOR UPDATE`,
+);
 
 /** A session locked for a new message, and what an earlier post with the same client message id stored. */
 export interface LockedForMessage {
@@ -132,6 +147,21 @@ export function chainEvents(session: SessionEntity, drafts: EventDraft[]) {
     events.push(event);
   }
   return { events, totals: { eventCount: seq, tokenCount: tokens, lastEventHash: previousHash } };
+}
+
+/**
+ * Adds to `statement` the events {@link chainEvents} made for a session locked in its transaction,
+ * and the session's totals after them.
+ */
+export function withAppended(statement: CombinedStatement, sessionId: string, { events, totals }: ReturnType<typeof chainEvents>): CombinedStatement {
+  return statement
+    .insert(EventEntity, events)
+    .raw('UPDATE sessions SET event_count = $1, token_count = $2, last_event_hash = $3 WHERE id = $4', [
+      totals.eventCount,
+      totals.tokenCount,
+      totals.lastEventHash,
+      sessionId,
+    ]);
 }
 
 /**

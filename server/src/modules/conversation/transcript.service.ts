@@ -11,7 +11,7 @@ import { EventEntity } from './event.entity';
 import { SessionEntity } from './session.entity';
 import { RunEntity } from './run.entity';
 import type { WritableSessions } from './writable-sessions.service';
-import { chainEvents, lockForMessage } from './transcript.repository';
+import { chainEvents, lockForMessage, withAppended } from './transcript.repository';
 import { CombinedStatement } from '../../platform/db/statement';
 import { inWriteTransaction } from '../../platform/db/write-transaction';
 import { HistoryReads, primaryReads } from '../../platform/db/history-reads';
@@ -101,23 +101,14 @@ export class TranscriptService {
           { path: ['input', 'sessionId'], message: `Session is ${session.status}.` },
         ]);
       }
-      const {
-        events: [event],
-        totals,
-      } = chainEvents(session, [{ kind: EventKind.USER_MESSAGE, text: input.text, clientMessageId: input.clientMessageId, attachmentCids }]);
+      const appended = chainEvents(session, [{ kind: EventKind.USER_MESSAGE, text: input.text, clientMessageId: input.clientMessageId, attachmentCids }]);
+      const [event] = appended.events;
       const run = this.startsTurns
         ? queuedRun({ accountId: session.accountId, sessionId: session.id, kind: RunKind.TURN, triggerEventId: event.id }, event.createdAt)
         : null;
-      const statement = new CombinedStatement(transaction.manager).insert(EventEntity, [event]).insert(RunEntity, run ? [run] : []);
-      await (hasWebhookEndpoint ? withWebhooks(statement, messagesPosted([event])) : statement)
-        .raw('UPDATE sessions SET event_count = $1, token_count = $2, last_event_hash = $3 WHERE id = $4', [
-          totals.eventCount,
-          totals.tokenCount,
-          totals.lastEventHash,
-          session.id,
-        ])
-        .commitIn(transaction);
-      Object.assign(session, totals);
+      const statement = withAppended(new CombinedStatement(transaction.manager), session.id, appended).insert(RunEntity, run ? [run] : []);
+      await (hasWebhookEndpoint ? withWebhooks(statement, messagesPosted([event])) : statement).commitIn(transaction);
+      Object.assign(session, appended.totals);
       return succeed({ event, session, run, replayed: false });
     });
     if (outcome instanceof SessionEntity) return this.writeToContinued(viewer, outcome, input);
