@@ -3,18 +3,16 @@ import 'reflect-metadata';
 import { cpus, loadavg } from 'node:os';
 import { Pool } from 'pg';
 import type { RunningApp } from '../server/src/app';
-import type { RunEntity } from '../server/src/modules/conversation/run.entity';
 import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, preparePredecessors, readManifestTemplate, spreadPredecessors } from './continue-session';
 import { closeRawPools, rawThroughput, withClient } from './database';
 import { BenchAccount, createBenchAccounts, log, numberedNames, runOnNewDatabase, startBenchServer } from './harness';
 import { GraphQLClient } from './graphql';
 import { benchCompile, reportCompile } from './compile';
 import { alternatingMedians, buildChain, lineageInSql, lineageOverHttp } from './lineage';
-import { fixed, measure, ratioCell, sideBySide, spread, table, Throughput } from './stats';
+import { cpuCell, dispenser, fixed, measure, ratioCell, sideBySide, spread, table, Throughput } from './stats';
 import { MESSAGE_TEXTS, postInSql, postOverHttp } from './post-message';
-import { loadTurnInSql, prepareTurns, serverTurnLoader } from './turn-context';
+import { measureAnswerRound, measureTurnRound, prepareAnswers, prepareTurnLoads, reportAnswers, reportTurns, RuntimeRound } from './runtime';
 import { settleCompiler } from './warm-up';
-import { DEFAULT_AGENT_CONFIG } from '../server/src/config';
 
 const ROUNDS = 3;
 /**
@@ -39,7 +37,7 @@ const LINEAGE_WARMUP = 3;
 const CONTINUE_TARGET = 0.6;
 const LINEAGE_TARGET = 2;
 
-const SECTIONS = ['continue', 'message', 'lineage', 'compile', 'turn'] as const;
+const SECTIONS = ['continue', 'message', 'lineage', 'compile', 'turn', 'answer'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** Sections named on the command line, else in BENCH (comma-separated); all of them when neither names any. */
@@ -70,31 +68,10 @@ const MESSAGE_OPERATIONS: Record<number, number> = { 1: 200, 4: 400, 16: 800 };
 const MESSAGE_WARMUP = 2_000;
 const MESSAGE_TARGET = 0.7;
 
-/** Turns whose context each side loads per round, at the built-in agent's default concurrency. */
-const TURN_LOADS = 400;
-const TURN_CLIENTS = DEFAULT_AGENT_CONFIG.concurrency;
-const TURN_WARMUP = 200;
-
-interface TurnRound {
-  round: number;
-  server: Throughput;
-  raw: Throughput;
-}
-
 interface LineageRound {
   round: number;
   serverMs: number;
   rawMs: number;
-}
-
-/** Hands out prepared predecessors: every continuation, on either side, gets one of its own. */
-function dispenser(predecessors: Predecessor[]) {
-  let next = 0;
-  return (count: number) => {
-    if (next + count > predecessors.length) throw new Error('Not enough prepared predecessors');
-    next += count;
-    return predecessors.slice(next - count, next);
-  };
 }
 
 /** Predecessors for both sides, after a warm-up of each that also sizes the report's per-request counts. */
@@ -166,10 +143,6 @@ function reportMessages(rounds: MessageRound[], { serverQueries, rawStatements }
   reportThroughputRounds('postMessage', rounds, MESSAGE_OPERATIONS, MESSAGE_TARGET);
 }
 
-/** CPU per operation: this process's (server or `pg` driver, and the load generator) + PostgreSQL's. */
-const cpuCell = ({ processCpuMs, postgresCpuMs }: Throughput) =>
-  postgresCpuMs === null ? fixed(processCpuMs, 2) : `${fixed(processCpuMs, 2)} + ${fixed(postgresCpuMs, 2)}`;
-
 /** A server-against-raw throughput table, round by round, and each concurrency's ratios with the target at the highest. */
 function reportThroughputRounds(operation: string, rounds: ContinueRound[], operations: Record<number, number>, target: number) {
   const ratio = (row: ContinueRound) => row.server.opsPerSecond / row.raw.opsPerSecond;
@@ -206,52 +179,6 @@ function reportThroughputRounds(operation: string, rounds: ContinueRound[], oper
   );
 }
 
-/**
- * Queued turns of the built-in agent (a 41-event conversation each by default, in one account)
- * whose context both sides load: the server's own loader, as its worker calls it, and the same
- * reads by hand. Loading writes nothing, so both sides load the same turns.
- */
-async function prepareTurnLoads(app: RunningApp, setup: Pool, databaseUrl: string, account: BenchAccount) {
-  log(`Preparing ${TURN_LOADS} queued turns...`);
-  const queued = await prepareTurns(setup, account.id, TURN_LOADS);
-  await setup.query('ANALYZE');
-  const loader = serverTurnLoader(app.database.dataSource);
-  log("Warming up a turn's context loading...");
-  const queriesBefore = app.database.queryCount();
-  await measure(TURN_CLIENTS, TURN_WARMUP, (index) => loader.turnStart(queued[index % queued.length] as RunEntity));
-  const serverQueries = (app.database.queryCount() - queriesBefore) / TURN_WARMUP;
-  await rawThroughput(databaseUrl, TURN_CLIENTS, (pool, index) => loadTurnInSql(pool, queued[index % queued.length], DEFAULT_AGENT_CONFIG.windowTokens), TURN_WARMUP);
-  return { queued, loader, serverQueries };
-}
-
-function reportTurns(rounds: TurnRound[], serverQueries: number) {
-  const ratio = (row: TurnRound) => row.server.opsPerSecond / row.raw.opsPerSecond;
-  console.log(
-    `\na turn's context with the built-in agent, ${TURN_CLIENTS} at a time (AGENT_CONCURRENCY's default): the server's loader vs the same reads by hand through pg` +
-      `\n(session and message, the transcript's tail in the window, plan and pending runs; 3 round trips); server: ${fixed(serverQueries)} database queries per turn\n`,
-  );
-  console.log(
-    table(
-      ['round', 'loads', 'server ops/s', 'p50 ms', 'p99 ms', 'CPU ms/op', 'raw ops/s', 'p50 ms', 'p99 ms', 'CPU ms/op', 'ratio'],
-      rounds.map((row) => [
-        String(row.round),
-        String(TURN_LOADS),
-        fixed(row.server.opsPerSecond),
-        fixed(row.server.p50Ms),
-        fixed(row.server.p99Ms),
-        cpuCell(row.server),
-        fixed(row.raw.opsPerSecond),
-        fixed(row.raw.p50Ms),
-        fixed(row.raw.p99Ms),
-        cpuCell(row.raw),
-        fixed(ratio(row), 2),
-      ]),
-    ),
-  );
-  const ratios = spread(rounds.map(ratio));
-  console.log(`\nratio min / median / max: ${ratioCell(ratios)} (no target: reported against its raw limit)`);
-}
-
 /** The deepest session of a new lineage, and the server's query count for one lineage request. */
 async function prepareLineage(app: RunningApp, client: GraphQLClient, setup: Pool, accountId: string) {
   log(`Building a lineage ${LINEAGE_DEPTH} continuations deep...`);
@@ -264,7 +191,8 @@ async function prepareLineage(app: RunningApp, client: GraphQLClient, setup: Poo
 }
 
 interface RoundResults {
-  turnRounds: TurnRound[];
+  turnRounds: RuntimeRound[];
+  answerRounds: RuntimeRound[];
   messageRounds: MessageRound[];
   continueRounds: ContinueRound[];
   lineageRounds: LineageRound[];
@@ -274,6 +202,7 @@ interface PreparedSections {
   continuation: Awaited<ReturnType<typeof prepareContinuations>> | null;
   messages: Awaited<ReturnType<typeof prepareMessages>> | null;
   turns: Awaited<ReturnType<typeof prepareTurnLoads>> | null;
+  answers: Awaited<ReturnType<typeof prepareAnswers>> | null;
   lineage: Awaited<ReturnType<typeof prepareLineage>> | null;
   client: GraphQLClient;
   accountId: string;
@@ -281,7 +210,7 @@ interface PreparedSections {
 
 /** One round of every prepared section, the server and its raw limit side by side. */
 async function measureRound(round: number, databaseUrl: string, prepared: PreparedSections, results: RoundResults) {
-  const { continuation, messages, turns, lineage, client, accountId } = prepared;
+  const { continuation, messages, turns, answers, lineage, client, accountId } = prepared;
   if (continuation) {
     const { serverPredecessors, rawPredecessors, manifest, serverAccounts } = continuation;
     for (const clients of CONCURRENCIES) {
@@ -323,17 +252,8 @@ async function measureRound(round: number, databaseUrl: string, prepared: Prepar
       results.messageRounds.push({ round, clients, server, raw });
     }
   }
-  if (turns) {
-    log(`Round ${round}: a turn's context, ${TURN_LOADS} loads each side at ${TURN_CLIENTS} clients...`);
-    const { server, raw } = await sideBySide(
-      TURNS,
-      TURN_LOADS,
-      (start, size) => measure(TURN_CLIENTS, size, (index) => turns.loader.turnStart(turns.queued[start + index] as RunEntity)),
-      (start, size) =>
-        rawThroughput(databaseUrl, TURN_CLIENTS, (pool, index) => loadTurnInSql(pool, turns.queued[start + index], DEFAULT_AGENT_CONFIG.windowTokens), size),
-    );
-    results.turnRounds.push({ round, server, raw });
-  }
+  if (turns) results.turnRounds.push(await measureTurnRound(round, TURNS, databaseUrl, turns));
+  if (answers) results.answerRounds.push(await measureAnswerRound(round, TURNS, databaseUrl, answers));
   if (lineage) {
     log(`Round ${round}: lineage at depth ${LINEAGE_DEPTH}...`);
     const [serverMs, rawMs] = await withClient(databaseUrl, (sql) =>
@@ -387,11 +307,12 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
         )
       : null;
     const turns = sections.has('turn') ? await prepareTurnLoads(app, setup, databaseUrl, (await newAccounts(['bench turns']))[0]) : null;
-    const results: RoundResults = { turnRounds: [], messageRounds: [], continueRounds: [], lineageRounds: [] };
+    const answers = sections.has('answer') ? await prepareAnswers(app, setup, databaseUrl, (await newAccounts(['bench answers']))[0], ROUNDS) : null;
+    const results: RoundResults = { turnRounds: [], answerRounds: [], messageRounds: [], continueRounds: [], lineageRounds: [] };
     for (let round = 1; round <= ROUNDS; round++) {
-      await measureRound(round, databaseUrl, { continuation, messages, turns, lineage, client, accountId }, results);
+      await measureRound(round, databaseUrl, { continuation, messages, turns, answers, lineage, client, accountId }, results);
     }
-    const { turnRounds, messageRounds, continueRounds, lineageRounds } = results;
+    const { turnRounds, answerRounds, messageRounds, continueRounds, lineageRounds } = results;
     // Last, so that its long predecessors do not change what the other sections measure.
     const compile = sections.has('compile') ? await benchCompile(app, client, setup, main, ROUNDS, log) : null;
 
@@ -400,6 +321,7 @@ async function bench(databaseUrl: string, sections: Set<Section>) {
     if (continuation) reportContinue({ ...continuation, continueRounds });
     if (messages) reportMessages(messageRounds, messages);
     if (turns) reportTurns(turnRounds, turns.serverQueries);
+    if (answers) reportAnswers(answerRounds, answers);
     if (lineage) reportLineage(lineageRounds, lineage.lineageQueries);
     if (compile) reportCompile(compile);
   } finally {

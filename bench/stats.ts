@@ -111,3 +111,17 @@ export function table(header: string[], rows: string[][]): string {
 }
 
 export const fixed = (value: number, digits = 1) => value.toFixed(digits);
+
+/** CPU per operation: this process's (server or `pg` driver, and the load generator) + PostgreSQL's. */
+export const cpuCell = ({ processCpuMs, postgresCpuMs }: Throughput) =>
+  postgresCpuMs === null ? fixed(processCpuMs, 2) : `${fixed(processCpuMs, 2)} + ${fixed(postgresCpuMs, 2)}`;
+
+/** Hands out prepared items (predecessors, turns) in order: every operation, on either side, gets one of its own. */
+export function dispenser<T>(prepared: T[]) {
+  let next = 0;
+  return (count: number) => {
+    if (next + count > prepared.length) throw new Error(`Only ${prepared.length} prepared: not enough for every operation`);
+    next += count;
+    return prepared.slice(next - count, next);
+  };
+}
