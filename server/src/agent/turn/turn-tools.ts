@@ -56,13 +56,15 @@ export class TurnTools {
     if (parsed.ok && budgetCap !== null && budgetCap < this.continuations.defaultTokenBudget) parsed.request.tokenBudget = budgetCap;
     let refusal: string;
     if (parsed.ok) {
-      await this.writes.assertLease(lease);
-      const continued =
-        start.session.continuationApproval === ContinuationApproval.ASK
-          ? await this.proposals.propose(start.viewer, parsed.request, { runId: run.id, toolCallId: call.id, callEvent: toolCallDraft(call) })
-          : await this.continuations.continueSession(start.viewer, parsed.request, { actor: Actor.AGENT, callerRunId: run.id });
+      const asking = start.session.continuationApproval === ContinuationApproval.ASK;
+      if (asking) await this.writes.assertLease(lease);
+      const continued = asking
+        ? await this.proposals.propose(start.viewer, parsed.request, { runId: run.id, toolCallId: call.id, callEvent: toolCallDraft(call) })
+        : await this.continuations.continueSession(start.viewer, parsed.request, { actor: Actor.AGENT, callerRunId: run.id, settles: lease });
       if (continued.ok) {
-        await this.writes.succeedElsewhere(lease);
+        // A continuation settled the run in its own transaction, under its lease, unless it
+        // replayed one written before (the run retried); a proposal leaves it to settle here.
+        if (asking || continued.value.replayed) await this.writes.succeedElsewhere(lease);
         return 'ENDED';
       }
       refusal = `${continued.error.code}: ${continued.error.message}${continued.error.details.map((detail) => ` ${detail.path.join('.')}: ${detail.message}`).join(';')}`;
