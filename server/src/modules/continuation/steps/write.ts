@@ -65,7 +65,7 @@ export interface ContinuationWrite {
   leaseTo: { owner: string; leaseMs: number } | null;
   /** Announcements of what the transaction wrote before (a settled run), queued with the rest. */
   webhooks: WebhookEvent[];
-  /** Told what is written as the commit is sent; it is not committed yet, and may never be. */
+  /** Told what is written just before the commit is sent; it is not committed yet, and may never be. */
   beforeCommit?: (written: Written) => void;
 }
 
@@ -124,6 +124,13 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
   );
 
   const revisions = planRevisions(write, successor, now);
+  const movedRuns = snapshot.activeRuns
+    .filter((pending) => transferred.pendingRunIds.includes(pending.id))
+    .map((pending) => Object.assign(pending, { sessionId: successor.id, updatedAt: now }));
+  const successorPlan = revisions.find((revision) => revision.sessionId === successor.id) ?? null;
+  const written = { edge, successor, run, manifest, movedRuns, successorPlan, predecessorEvents: carded.events, successorEvents };
+  // Before the statement is built and sent: a successor's first model call leaves that much sooner.
+  write.beforeCommit?.(written);
   const statement = new CombinedStatement(manager)
     .insert(SessionEntity, [successor])
     .insert(EventEntity, [...successorEvents, ...carded.events])
@@ -162,14 +169,7 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
     : [];
   // Without an endpoint when the lock was taken, the outbox would write nothing (see `hasActiveEndpoint`).
   const announced = snapshot.hasWebhookEndpoint ? withWebhooks(statement, [...write.webhooks, sessionContinued(edge), ...messagesPosted(successorEvents), ...decided]) : statement;
-  const committing = announced.commitIn(transaction);
-  const movedRuns = snapshot.activeRuns
-    .filter((pending) => transferred.pendingRunIds.includes(pending.id))
-    .map((pending) => Object.assign(pending, { sessionId: successor.id, updatedAt: now }));
-  const successorPlan = revisions.find((revision) => revision.sessionId === successor.id) ?? null;
-  const written = { edge, successor, run, manifest, movedRuns, successorPlan, predecessorEvents: carded.events, successorEvents };
-  write.beforeCommit?.(written);
-  await committing;
+  await announced.commitIn(transaction);
   Object.assign(predecessor, carded.totals, { status: SessionStatus.CONTINUED });
   return written;
 }
