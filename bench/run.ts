@@ -9,7 +9,7 @@ import { BenchAccount, createBenchAccounts, log, numberedNames, runOnNewDatabase
 import { GraphQLClient } from './graphql';
 import { benchCompile, reportCompile } from './compile';
 import { alternatingMedians, buildChain, lineageInSql, lineageOverHttp } from './lineage';
-import { cpuCell, dispenser, fixed, measure, ratioCell, sideBySide, spread, table, Throughput } from './stats';
+import { dispenser, fixed, measure, ratioCell, sideBySide, sideBySideCells, spread, table, Throughput } from './stats';
 import { MESSAGE_TEXTS, postInSql, postOverHttp } from './post-message';
 import { measureAnswerRound, measureTurnRound, prepareAnswers, prepareTurnLoads, reportAnswers, reportTurns, RuntimeRound } from './runtime';
 import { settleCompiler } from './warm-up';
@@ -150,20 +150,7 @@ function reportThroughputRounds(operation: string, rounds: ContinueRound[], oper
   console.log(
     table(
       ['round', 'clients', 'ops', 'server ops/s', 'p50 ms', 'p99 ms', 'CPU ms/op', 'raw ops/s', 'p50 ms', 'p99 ms', 'CPU ms/op', 'ratio'],
-      rounds.map((row) => [
-        String(row.round),
-        String(row.clients),
-        String(operations[row.clients]),
-        fixed(row.server.opsPerSecond),
-        fixed(row.server.p50Ms),
-        fixed(row.server.p99Ms),
-        cpuCell(row.server),
-        fixed(row.raw.opsPerSecond),
-        fixed(row.raw.p50Ms),
-        fixed(row.raw.p99Ms),
-        cpuCell(row.raw),
-        fixed(ratio(row), 2),
-      ]),
+      rounds.map((row) => [String(row.round), String(row.clients), String(operations[row.clients]), ...sideBySideCells(row)]),
     ),
   );
   console.log(`\n${operation} server/raw throughput ratio over ${ROUNDS} rounds\n`);

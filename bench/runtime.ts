@@ -4,7 +4,7 @@ import type { RunEntity } from '../server/src/modules/conversation/run.entity';
 import { DEFAULT_AGENT_CONFIG } from '../server/src/config';
 import { rawThroughput } from './database';
 import { BenchAccount, log } from './harness';
-import { cpuCell, dispenser, fixed, measure, ratioCell, sideBySide, spread, table, Throughput } from './stats';
+import { dispenser, fixed, measure, ratioCell, sideBySide, sideBySideCells, spread, table, Throughput } from './stats';
 import { loadTurnInSql, prepareTurns, serverTurnLoader } from './turn-context';
 import { answerInSql, prepareRunningTurns, serverAnswerWriter } from './turn-answer';
 
@@ -114,19 +114,7 @@ function reportRounds(rounds: RuntimeRound[], operations: string, count: number)
   console.log(
     table(
       ['round', operations, 'server ops/s', 'p50 ms', 'p99 ms', 'CPU ms/op', 'raw ops/s', 'p50 ms', 'p99 ms', 'CPU ms/op', 'ratio'],
-      rounds.map((row) => [
-        String(row.round),
-        String(count),
-        fixed(row.server.opsPerSecond),
-        fixed(row.server.p50Ms),
-        fixed(row.server.p99Ms),
-        cpuCell(row.server),
-        fixed(row.raw.opsPerSecond),
-        fixed(row.raw.p50Ms),
-        fixed(row.raw.p99Ms),
-        cpuCell(row.raw),
-        fixed(ratio(row), 2),
-      ]),
+      rounds.map((row) => [String(row.round), String(count), ...sideBySideCells(row)]),
     ),
   );
   console.log(`\nratio min / median / max: ${ratioCell(spread(rounds.map(ratio)))} (no target: reported against its raw limit)`);

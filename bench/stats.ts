@@ -125,3 +125,9 @@ export function dispenser<T>(prepared: T[]) {
     return prepared.slice(next - count, next);
   };
 }
+
+/** A side-by-side row's cells: each side's throughput, p50, p99 and CPU, then their ratio. */
+export function sideBySideCells({ server, raw }: { server: Throughput; raw: Throughput }): string[] {
+  const side = (throughput: Throughput) => [fixed(throughput.opsPerSecond), fixed(throughput.p50Ms), fixed(throughput.p99Ms), cpuCell(throughput)];
+  return [...side(server), ...side(raw), fixed(server.opsPerSecond / raw.opsPerSecond, 2)];
+}
