@@ -50,7 +50,7 @@ export class RunWrites {
       const { events, run: settled } = await this.appendForRun(
         lease,
         sessionId,
-        () => settleLeasedRunStatement(lease, text),
+        (manager) => settleLeasedRunStatement(manager, lease, text),
         (settled) => answerDrafts(settled.status === RunStatus.CANCELLED),
         settledRunWebhooks,
       );

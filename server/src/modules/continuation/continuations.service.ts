@@ -263,7 +263,7 @@ export class ContinuationService {
       transaction,
       this.snapshotQuery(viewer, input),
       this.eventPrefetch(input, branchMessage !== null, readBefore.recommended),
-      options.settles ? settleLeasedRunStatement(options.settles) : null,
+      options.settles ? settleLeasedRunStatement(manager, options.settles) : null,
     );
     if (!locked.predecessor) return refuseWith(notFoundFailure('session', ['input', 'sessionId']));
     const { predecessor, snapshot, prefetched, alsoReturned } = locked;

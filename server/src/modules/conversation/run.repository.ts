@@ -156,7 +156,7 @@ export async function settleRun(
  * lease; null when the lease is gone. A cancelled run stays CANCELLED.
  */
 export async function settleLeasedRun(manager: EntityManager, lease: Lease): Promise<RunEntity | null> {
-  const { text, values } = settleLeasedRunStatement(lease);
+  const { text, values } = settleLeasedRunStatement(manager, lease);
   const settled = settledRun(manager, await manager.query(text, values));
   if (settled) await enqueueWebhooks(manager, settledRunWebhooks(settled));
   return settled;
@@ -166,14 +166,16 @@ export async function settleLeasedRun(manager: EntityManager, lease: Lease): Pro
  * The statement of {@link settleLeasedRun}, for a caller that sends it with others; its webhooks are
  * {@link settledRunWebhooks}. With `output`, the whole answer, which the run's output becomes.
  */
-export function settleLeasedRunStatement(lease: Lease, output: string | null = null): { text: string; values: unknown[] } {
-  return {
-    text: `UPDATE runs SET status = CASE WHEN status = 'CANCELLED' THEN status ELSE 'SUCCEEDED' END, error = NULL, output = coalesce($4, output),
-                  lease_owner = NULL, lease_expires_at = NULL, finished_at = coalesce(finished_at, now()), updated_at = now()
-           WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status IN ('RUNNING', 'CANCELLED') RETURNING *`,
-    values: [lease.runId, lease.owner, lease.attempt, output],
-  };
+export function settleLeasedRunStatement(manager: EntityManager, lease: Lease, output: string | null = null): { text: string; values: unknown[] } {
+  return { text: leasedRunSettleText(manager), values: [lease.runId, lease.owner, lease.attempt, output] };
 }
+
+// The columns named, not `*`: write transactions keep the statement prepared (see `preparedQuery`).
+const leasedRunSettleText = textPerDataSource(
+  (manager) => `UPDATE runs SET status = CASE WHEN status = 'CANCELLED' THEN status ELSE 'SUCCEEDED' END, error = NULL, output = coalesce($4, output),
+                  lease_owner = NULL, lease_expires_at = NULL, finished_at = coalesce(finished_at, now()), updated_at = now()
+           WHERE id = $1 AND lease_owner = $2 AND attempt = $3 AND status IN ('RUNNING', 'CANCELLED') RETURNING ${columnList(manager, RunEntity)}`,
+);
 
 /** The run {@link settleLeasedRunStatement} settled, from what it returned; null when the lease was gone. */
 export function settledRun(manager: EntityManager, result: unknown): RunEntity | null {
