@@ -3,13 +3,12 @@ import { createSession } from '../helpers/continuations';
 import { runsOf, settledRuns } from '../helpers/runs';
 import { startTestServer, TestServer } from '../helpers/test-server';
 import { CREATE_ENDPOINT, WebhookReceiver } from '../helpers/webhook-receiver';
+import { FaultStep, injectFault } from '../helpers/faults';
 import { DEFAULT_AGENT_CONFIG } from '../../src/config';
 import { DEFAULT_WEBHOOK_SETTINGS } from '../../src/modules/webhooks/webhooks';
 
-type Step = [name: string, table: string, operation: 'INSERT' | 'UPDATE', condition: string];
-
 /** Each write of a turn's answer, and a row condition that picks out exactly that write when the run is retried. */
-const ANSWER_STEPS: Step[] = [
+const ANSWER_STEPS: FaultStep[] = [
   ['append the answer', 'events', 'INSERT', `NEW.kind = 'ASSISTANT_MESSAGE'`],
   ["advance the session's totals", 'sessions', 'UPDATE', 'NEW.event_count > OLD.event_count'],
   ['settle the run', 'runs', 'UPDATE', `NEW.status = 'SUCCEEDED'`],
@@ -18,7 +17,7 @@ const ANSWER_STEPS: Step[] = [
 ];
 
 /** The writes that record a tool's call and result. */
-const TOOL_STEPS: Step[] = [
+const TOOL_STEPS: FaultStep[] = [
   ['record the tool call', 'events', 'INSERT', `NEW.kind = 'TOOL_CALL'`],
   ['record its result', 'events', 'INSERT', `NEW.kind = 'TOOL_RESULT'`],
   ["advance the session's totals", 'sessions', 'UPDATE', 'NEW.event_count > OLD.event_count'],
@@ -64,34 +63,23 @@ describe("a turn's answer and its tool calls are written atomically", () => {
     return row;
   }
 
-  /** A trigger failing the write a condition picks out; returns what removes it. */
-  async function injectFault(name: string, table: string, operation: string, condition: string): Promise<() => Promise<void>> {
-    const fn = `inject_answer_fault_${name.replace(/\W+/g, '_')}`;
-    await sql(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected fault: ${name.replace(/'/g, "''")}'; END $$`);
-    await sql(`CREATE TRIGGER ${fn} BEFORE ${operation} ON ${table} FOR EACH ROW
-      WHEN (NEW.account_id = '${accountId}' AND ${condition}) EXECUTE FUNCTION ${fn}()`);
-    return async () => {
-      await sql(`DROP TRIGGER ${fn} ON ${table}`);
-      await sql(`DROP FUNCTION ${fn}()`);
-    };
-  }
-
   /**
    * Posts `text` to a new session with the turn held back at the first step, then retries the
    * failed run once per step with a fault at that write: each attempt must fail and leave the
    * session as it was. Returns the session, with the run retried once more without a fault.
    */
-  async function failingAt(steps: Step[], text: string): Promise<string> {
+  async function failingAt(steps: FaultStep[], text: string): Promise<string> {
     const session = await createSession(client, text);
     const [, table, operation, condition] = steps[0];
-    const held = await injectFault('held back', table, operation, condition);
+    const held = await injectFault(sql, accountId, ['held back', table, operation, condition]);
     await client.data('mutation ($s: ID!, $t: String!) { postMessage(input: { sessionId: $s, text: $t }) { __typename } }', { s: session, t: text });
     const [run] = await settledRuns(client, session);
     await held();
     expect(run.status).toBe('FAILED');
     const before = await state(session);
-    for (const [name, table, operation, condition] of steps) {
-      const remove = await injectFault(name, table, operation, condition);
+    for (const step of steps) {
+      const [name] = step;
+      const remove = await injectFault(sql, accountId, step);
       try {
         await client.data('mutation ($id: ID!) { retryRun(runId: $id) { id } }', { id: run.id });
         await settledRuns(client, session);

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { collect, GraphQLTestClient } from '../helpers/graphql-client';
 import { CONTINUE, continuation, createSession, postMessage, subscribed } from '../helpers/continuations';
 import { startTestServer, TestServer } from '../helpers/test-server';
+import { FaultStep, injectFault } from '../helpers/faults';
 
 /** Each write of a continuation, in order, and a row condition that picks out exactly that write. */
-const STEPS: [name: string, table: string, operation: 'INSERT' | 'UPDATE', condition: string][] = [
+const STEPS: FaultStep[] = [
   ['insert the successor', 'sessions', 'INSERT', `NEW.kind = 'CONTINUATION'`],
   ['open the successor with its banner', 'events', 'INSERT', `NEW.data->>'role' = 'banner'`],
   ['replay the initiating message', 'events', 'INSERT', `NEW.replay_of_id IS NOT NULL`],
@@ -78,12 +79,9 @@ describe('continueSession is atomic', () => {
     await subscribed(server, 'SESSION_EVENT', predecessor);
 
     const before = await snapshot(predecessor);
-    for (const [index, [name, table, operation, condition]] of STEPS.entries()) {
-      const fn = `inject_fault_${index}`;
-      await sql(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN RAISE EXCEPTION 'injected fault: ${name.replace(/'/g, "''")}'; END $$`);
-      await sql(`CREATE TRIGGER ${fn} BEFORE ${operation} ON ${table} FOR EACH ROW
-        WHEN (NEW.account_id = '${accountId}' AND ${condition}) EXECUTE FUNCTION ${fn}()`);
+    for (const step of STEPS) {
+      const [name] = step;
+      const remove = await injectFault(sql, accountId, step);
       try {
         const response = await client.request(CONTINUE, { input });
         expect({ step: name, errors: response.errors?.map((error) => error.extensions?.code) }).toEqual({
@@ -94,8 +92,7 @@ describe('continueSession is atomic', () => {
         expect({ msg: logged.msg, err: logged.err.message }).toEqual({ msg: 'Unexpected error in a GraphQL operation', err: expect.stringContaining(name) });
         expect({ step: name, state: await snapshot(predecessor) }).toEqual({ step: name, state: before });
       } finally {
-        await sql(`DROP TRIGGER ${fn} ON ${table}`);
-        await sql(`DROP FUNCTION ${fn}()`);
+        await remove();
       }
     }
 

@@ -1,12 +1,11 @@
 import { GraphQLTestClient } from '../helpers/graphql-client';
 import { runsOf, settledRuns } from '../helpers/runs';
 import { startTestServer, TestServer } from '../helpers/test-server';
+import { FaultStep, injectFault } from '../helpers/faults';
 import { DEFAULT_AGENT_CONFIG } from '../../src/config';
 
-type Step = [name: string, table: string, operation: 'INSERT' | 'UPDATE', condition: string];
-
 /** Each write of a proposal made by the agent, and a row condition that picks out exactly that write. */
-const PROPOSE_STEPS: Step[] = [
+const PROPOSE_STEPS: FaultStep[] = [
   ['supersede the pending proposal', 'continuation_proposals', 'UPDATE', `NEW.status = 'EXPIRED'`],
   ['store the proposal', 'continuation_proposals', 'INSERT', 'true'],
   ['record the tool call', 'events', 'INSERT', `NEW.kind = 'TOOL_CALL'`],
@@ -15,7 +14,7 @@ const PROPOSE_STEPS: Step[] = [
 ];
 
 /** The writes of an approval: the continuation's, and the proposal's mark. */
-const APPROVE_STEPS: Step[] = [
+const APPROVE_STEPS: FaultStep[] = [
   ['insert the successor', 'sessions', 'INSERT', `NEW.kind = 'CONTINUATION'`],
   ['write the edge', 'continuation_edges', 'INSERT', 'true'],
   ['store the manifest', 'projection_manifests', 'INSERT', 'true'],
@@ -23,7 +22,7 @@ const APPROVE_STEPS: Step[] = [
   ['mark the proposal approved', 'continuation_proposals', 'UPDATE', `NEW.status = 'APPROVED'`],
 ];
 
-const REJECT_STEPS: Step[] = [
+const REJECT_STEPS: FaultStep[] = [
   ['mark the proposal rejected', 'continuation_proposals', 'UPDATE', `NEW.status = 'REJECTED'`],
   ['note the rejection in the transcript', 'events', 'INSERT', `NEW.data->>'role' = 'continuation_rejected'`],
   ['queue the answer in place', 'runs', 'INSERT', `NEW.kind = 'TURN'`],
@@ -56,23 +55,12 @@ describe('proposals are written atomically', () => {
     return row;
   }
 
-  /** A trigger failing the write a condition picks out; returns what removes it. */
-  async function injectFault(name: string, table: string, operation: string, condition: string): Promise<() => Promise<void>> {
-    const fn = `inject_proposal_fault_${name.replace(/\W+/g, '_')}`;
-    await sql(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected fault: ${name}'; END $$`);
-    await sql(`CREATE TRIGGER ${fn} BEFORE ${operation} ON ${table} FOR EACH ROW
-      WHEN (NEW.account_id = '${accountId}' AND ${condition}) EXECUTE FUNCTION ${fn}()`);
-    return async () => {
-      await sql(`DROP TRIGGER ${fn} ON ${table}`);
-      await sql(`DROP FUNCTION ${fn}()`);
-    };
-  }
-
   /** Runs `attempt` once per step with a fault injected at that write, expecting each to leave `state` as it was. */
-  async function failingAt(steps: Step[], sessionId: string, attempt: (step: string) => Promise<void>): Promise<void> {
+  async function failingAt(steps: FaultStep[], sessionId: string, attempt: (step: string) => Promise<void>): Promise<void> {
     const before = await state(sessionId);
-    for (const [name, table, operation, condition] of steps) {
-      const remove = await injectFault(name, table, operation, condition);
+    for (const step of steps) {
+      const [name] = step;
+      const remove = await injectFault(sql, accountId, step);
       try {
         await attempt(name);
         expect({ step: name, state: await state(sessionId) }).toEqual({ step: name, state: before });
@@ -111,7 +99,7 @@ describe('proposals are written atomically', () => {
     await post(session, '/continue First try');
     const first = await pendingId(session);
     // The turn proposing again fails at first, then again at each step when retried.
-    const held = await injectFault('held back', 'continuation_proposals', 'INSERT', 'true');
+    const held = await injectFault(sql, accountId, ['held back', 'continuation_proposals', 'INSERT', 'true']);
     const runId = await post(session, '/continue Second try');
     await held();
     await failingAt(PROPOSE_STEPS, session, async (step) => {

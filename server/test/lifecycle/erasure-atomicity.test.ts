@@ -2,9 +2,10 @@ import { GraphQLTestClient } from '../helpers/graphql-client';
 import { download } from '../helpers/attachments';
 import { buildLineage } from '../helpers/lineage';
 import { startTestServer, TestServer } from '../helpers/test-server';
+import { FaultStep, injectFault } from '../helpers/faults';
 
 /** Each write of an erasure, in order, and a row condition that picks out exactly that write. */
-const STEPS: [name: string, table: string, operation: 'INSERT' | 'UPDATE' | 'DELETE', condition: string][] = [
+const STEPS: FaultStep[] = [
   ['forget the search statistics', 'search_terms', 'DELETE', 'true'],
   ['erase the events', 'events', 'UPDATE', 'NEW.erased_at IS NOT NULL'],
   ['erase the manifests', 'projection_manifests', 'UPDATE', 'NEW.erased_at IS NOT NULL'],
@@ -56,19 +57,16 @@ describe('eraseSession is atomic', () => {
     const input = { sessionId: lineage.sessionIds[0], scope: 'LINEAGE', reason: 'testing faults' };
     const before = await state(blobId);
 
-    for (const [index, [name, table, operation, condition]] of STEPS.entries()) {
-      const fn = `inject_erasure_fault_${index}`;
-      const row = operation === 'DELETE' ? 'OLD' : 'NEW';
-      await sql(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected fault: ${name}'; END $$`);
-      await sql(`CREATE TRIGGER ${fn} BEFORE ${operation} ON ${table} FOR EACH ROW WHEN (${row}.account_id = '${accountId}' AND ${condition}) EXECUTE FUNCTION ${fn}()`);
+    for (const step of STEPS) {
+      const [name] = step;
+      const remove = await injectFault(sql, accountId, step);
       try {
         const response = await client.request(ERASE, { input });
         expect({ step: name, errors: response.errors?.map((error) => error.extensions?.code) }).toEqual({ step: name, errors: ['INTERNAL_SERVER_ERROR'] });
         expect({ step: name, state: await state(blobId) }).toEqual({ step: name, state: before });
         expect((await download(client, lineage.attachmentCid)).status).toBe(200);
       } finally {
-        await sql(`DROP TRIGGER ${fn} ON ${table}`);
-        await sql(`DROP FUNCTION ${fn}()`);
+        await remove();
       }
     }
 
