@@ -1,6 +1,8 @@
 import './production';
 import 'reflect-metadata';
 import { cpus, loadavg } from 'node:os';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { Pool } from 'pg';
 import { continueInSql, continueOverHttp, ManifestTemplate, Predecessor, readManifestTemplate, spreadPredecessors } from './continue-session';
 import { BenchAccount, createBenchAccounts, log, numberedNames, runOnNewDatabase, startBenchServer } from './harness';
@@ -44,17 +46,63 @@ interface Window {
   /** Messages written by hand to the hand-written predecessors before they are continued. */
   rawMessage: Throughput;
   lineage: Throughput;
+  /** This process's resident memory after the window. */
   rssMb: number;
-  heapMb: number;
+  /** The old generation after the window's last full collection (`FullCollections`); null when none ran in it. */
+  heapMb: number | null;
 }
 
 const LINEAGE = 'query ($id: ID!) { session(id: $id) { lineage { id title } } }';
 
-/** Resident and heap memory of this process (server and load generator) after a full collection. */
-function memory(): { rssMb: number; heapMb: number } {
-  (globalThis as { gc?: () => void }).gc?.();
-  const { rss, heapUsed } = process.memoryUsage();
-  return { rssMb: rss / 2 ** 20, heapMb: heapUsed / 2 ** 20 };
+const residentMb = () => process.memoryUsage().rss / 2 ** 20;
+
+/** This process's old generation in use: what a full collection leaves (server and load generator). */
+const oldGenerationMb = () =>
+  getHeapSpaceStatistics()
+    .filter(({ space_name }) => !space_name.startsWith('new_'))
+    .reduce((sum, { space_used_size }) => sum + space_used_size, 0) / 2 ** 20;
+
+/**
+ * The old generation as V8 reports each of its own full collections. Until 2026-12-06 the soak
+ * forced one after every window (`--expose-gc`) for its heap figure, and each cost the work after
+ * it CPU that a deployment never pays (V8 optimizes much of the server's code again): some 0.3 ms
+ * per continuation of the server's, 0.1 of the hand-written side's, for a window and more. Only
+ * the figure after the last window is forced now.
+ */
+class FullCollections {
+  private latestMb: number | null = null;
+  private count = 0;
+  private readonly observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue;
+      this.latestMb = oldGenerationMb();
+      this.count += 1;
+    }
+  });
+
+  constructor() {
+    this.observer.observe({ entryTypes: ['gc'] });
+  }
+
+  /** The figure of the latest full collection since the last call, or null; and how many ran. */
+  take(): { heapMb: number | null; collections: number } {
+    const taken = { heapMb: this.latestMb, collections: this.count };
+    this.latestMb = null;
+    this.count = 0;
+    return taken;
+  }
+
+  stop(): void {
+    this.observer.disconnect();
+  }
+}
+
+/** The heap after a forced full collection: after the last window only, with nothing measured after it. */
+function heapAfterForcedCollectionMb(): number | null {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return null;
+  gc();
+  return process.memoryUsage().heapUsed / 2 ** 20;
 }
 
 async function createSessions(accounts: BenchAccount[], count: number): Promise<Predecessor[]> {
@@ -156,16 +204,21 @@ async function soak(databaseUrl: string) {
   const raw: RawSide = { pool: new Pool({ connectionString: databaseUrl, max: CLIENTS, pipeline: true }), accountIds: rawAccounts.map(({ id }) => id) };
   rawAccounts.forEach((account) => account.client.close());
   const stats = new Pool({ connectionString: databaseUrl, max: 1 });
+  const collections = new FullCollections();
   const eventCount = async () => Number((await stats.query('SELECT count(*) AS n FROM events')).rows[0].n);
   try {
-    const start = memory();
+    const rssStartMb = residentMb();
     log(`Warming up with ${WARMUP} continuations...`);
     await serveWindow(accounts, raw, WARMUP);
+    collections.take();
     const windows: Window[] = [];
+    let fullCollections = 0;
     for (let served = 0; served < CONTINUATIONS; served += WINDOW) {
       const size = Math.min(WINDOW, CONTINUATIONS - served);
       const window = await serveWindow(accounts, raw, size);
-      windows.push({ ...window, events: await eventCount(), ...memory() });
+      const { heapMb, collections: count } = collections.take();
+      fullCollections += count;
+      windows.push({ ...window, events: await eventCount(), rssMb: residentMb(), heapMb });
       const last = windows[windows.length - 1];
       log(
         `Window ${windows.length}: ${last.events} events; continueSession ${fixed(last.continueSession.opsPerSecond)}/s ` +
@@ -175,8 +228,9 @@ async function soak(databaseUrl: string) {
           `by hand ${cpu(last.rawContinue)}`,
       );
     }
-    report(windows, start, loadAverage);
+    report(windows, { rssStartMb, fullCollections, forcedEndMb: heapAfterForcedCollectionMb() }, loadAverage);
   } finally {
+    collections.stop();
     accounts.forEach((account) => account.client.close());
     await Promise.all([raw.pool.end(), stats.end()]);
     await app.close();
@@ -187,7 +241,36 @@ async function soak(databaseUrl: string) {
 const cpu = ({ processCpuMs, postgresCpuMs }: Throughput) =>
   `${fixed(processCpuMs, 2)} here + ${postgresCpuMs === null ? 'unknown' : fixed(postgresCpuMs, 2)} in PostgreSQL`;
 
-function report(windows: Window[], start: { rssMb: number; heapMb: number }, loadAverage: string) {
+interface MemoryFigures {
+  rssStartMb: number;
+  /** V8's own full collections during the measured windows. */
+  fullCollections: number;
+  forcedEndMb: number | null;
+}
+
+const windowSize = (index: number) => Math.min(WINDOW, CONTINUATIONS - index * WINDOW);
+
+/**
+ * The median of each half's figures after full collections, and the growth per 1,000
+ * continuations between them (the halves' middles half the run apart): caches fill in the first
+ * half (the tokenizer's, the statements'), and growth after it would be a leak. A single figure
+ * moves by a few MB with what the collection found still reachable mid-request: medians, not ends.
+ */
+function heapGrowth(windows: Window[]): string {
+  const half = Math.floor(windows.length / 2);
+  const figures = (part: Window[]) => part.flatMap((window) => (window.heapMb === null ? [] : [window.heapMb]));
+  const [first, second] = [figures(windows.slice(0, half)), figures(windows.slice(half))];
+  if (!first.length || !second.length) return 'too few full collections to compare the two halves';
+  const [before, after] = [median(first), median(second)];
+  let apart = 0;
+  for (let index = 0; index < half; index++) apart += windowSize(index);
+  return (
+    `median ${fixed(before)} MB in the first half, ${fixed(after)} MB in the second ` +
+    `(${fixed(((after - before) * 1_000) / apart, 2)} MB per 1,000 continuations)`
+  );
+}
+
+function report(windows: Window[], memory: MemoryFigures, loadAverage: string) {
   console.log(
     `\nSoak from an empty database: ${CONTINUATIONS} continuations in windows of ${WINDOW}, ${CLIENTS} clients, ` +
       `${cpus().length} CPUs, load average ${loadAverage} at start` +
@@ -212,7 +295,7 @@ function report(windows: Window[], start: { rssMb: number; heapMb: number }, loa
         fixed(messageVersusRaw(window), 2),
         ...cells(window.lineage),
         fixed(window.rssMb),
-        fixed(window.heapMb),
+        window.heapMb === null ? '-' : fixed(window.heapMb),
       ]),
     ),
   );
@@ -242,21 +325,15 @@ function report(windows: Window[], start: { rssMb: number; heapMb: number }, loa
   const lowestVersusRaw = Math.min(...windows.map(versusRaw));
   const rawMessages = ends(messageVersusRaw);
   const last = windows[windows.length - 1];
-  // Caches fill in the first half (the tokenizer's, the statements'): growth after it would be a leak.
-  const half = Math.floor(windows.length / 2);
-  const sinceHalfway =
-    half === 0
-      ? ''
-      : `, ${fixed(windows[half - 1].heapMb)} MB halfway ` +
-        `(${fixed(((last.heapMb - windows[half - 1].heapMb) * 1_000) / (WINDOW * (windows.length - half)), 2)} MB per 1,000 continuations since)`;
   console.log(
     `\ncontinueSession ÷ the same continuations by hand in the same window: first ${fixed(raw.first, 2)}, last ${fixed(raw.last, 2)}, ` +
       `median of the last three ${fixed(raw.tail, 2)}, lowest ${fixed(lowestVersusRaw, 2)}; ` +
       `target >= ${RAW_TARGET} in every window: ${lowestVersusRaw >= RAW_TARGET ? 'met' : 'NOT MET'}` +
       `\npostMessage ÷ messages by hand in the same window: first ${fixed(rawMessages.first, 2)}, last ${fixed(rawMessages.last, 2)}, ` +
       `median of the last three ${fixed(rawMessages.tail, 2)}` +
-      `\nmemory (this process: server and load generator): rss ${fixed(start.rssMb)} MB at start, ${fixed(last.rssMb)} MB at the end; ` +
-      `heap after collection ${fixed(start.heapMb)} MB at start, ${fixed(last.heapMb)} MB at the end${sinceHalfway}`,
+      `\nmemory (this process: server and load generator): rss ${fixed(memory.rssStartMb)} MB at start, ${fixed(last.rssMb)} MB at the end; ` +
+      `old generation after V8's own full collections (${memory.fullCollections} in the windows): ${heapGrowth(windows)}; ` +
+      `heap after a collection forced at the end: ${memory.forcedEndMb === null ? 'not read (run with --expose-gc)' : `${fixed(memory.forcedEndMb)} MB`}`,
   );
 }
 
