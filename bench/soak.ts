@@ -214,7 +214,7 @@ async function soak(databaseUrl: string) {
     const windows: Window[] = [];
     let fullCollections = 0;
     for (let served = 0; served < CONTINUATIONS; served += WINDOW) {
-      const size = Math.min(WINDOW, CONTINUATIONS - served);
+      const size = windowSize(windows.length);
       const window = await serveWindow(accounts, raw, size);
       const { heapMb, collections: count } = collections.take();
       fullCollections += count;
