@@ -77,6 +77,21 @@ describe('token counts', () => {
     }
   });
 
+  it('counts pieces of three to eight characters exactly, also once their table is full and starts again', () => {
+    const next = random(20261206);
+    const ascii = (from: number, to: number) => String.fromCharCode(from + Math.floor(next() * (to - from)));
+    // Words with a leading space or mark, digits and punctuation runs, any ASCII character among
+    // them: over 20,000 distinct short pieces, more than the table keeps, each counted twice.
+    const texts = Array.from({ length: 20_000 }, (_, index) => {
+      const word = Array.from({ length: 2 + (index % 7) }, () => ascii(97, 123)).join('');
+      const marks = Array.from({ length: 3 + (index % 6) }, () => ascii(33, 48)).join('');
+      return `${[' ', '"', '-', '='][index % 4]}${word}${marks}${ascii(0, 128)}${ascii(0, 128)}${ascii(0, 128)}${index % 1000}`;
+    });
+    for (const text of [...texts, ...texts]) {
+      expect({ text, tokens: countTokens(text) }).toEqual({ text, tokens: countWithTokenizer(text, { disallowedSpecial: new Set() }) });
+    }
+  });
+
   it('keeps the tokenizer\'s memory of merged pieces small however many new pieces it counts', () => {
     // New ids and words reach the tokenizer for as long as the server runs; its own default would keep 100,000 merges.
     for (let index = 0; index < 30_000; index++) countTokens(`${randomUUID()} ${index.toString(36)}zq`);
