@@ -35,6 +35,25 @@ function sortedKeys(record: Record<string, unknown>): string[] {
   return keys;
 }
 
+/** Encodings `keepCanonicalJson` made, by the object they encode. */
+const keptEncodings = new WeakMap<object, string>();
+
+/**
+ * `canonicalJson(value)`, kept with the object for `keptCanonicalJson` and for encodings of
+ * objects holding it: a hash over a manifest or an event, and the insert of its JSON columns, then
+ * encode it once (canonical JSON is JSON). For objects built to be written, which do not change.
+ */
+export function keepCanonicalJson(value: unknown): string {
+  const encoded = canonicalJson(value);
+  if (typeof value === 'object' && value !== null) keptEncodings.set(value, encoded);
+  return encoded;
+}
+
+/** The canonical JSON kept for `value` by `keepCanonicalJson`, if any. */
+export function keptCanonicalJson(value: object): string | undefined {
+  return keptEncodings.get(value);
+}
+
 /**
  * Canonical JSON: object keys sorted by UTF-16 code units, no insignificant white space,
  * strings and finite numbers as JSON.stringify writes them. Two equal values always encode
@@ -51,6 +70,8 @@ export function canonicalJson(value: unknown): string {
       if (!Number.isFinite(value)) throw new TypeError('Canonical JSON has no encoding for a non-finite number');
       return JSON.stringify(value);
     case 'object': {
+      const kept = keptEncodings.get(value);
+      if (kept !== undefined) return kept;
       // Built by concatenation: hashes and token counts encode every event and manifest written.
       if (Array.isArray(value)) {
         let encoded = '[';

@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { RunKind } from './runs';
 import { storableText, storableValue } from '../../shared/text';
-import { EventKind, eventHash, eventTokenCount, payloadJson } from './transcript';
+import { EventKind, eventHash, eventTokenCount } from './transcript';
 import { EventEntity } from './event.entity';
 import { RunEntity } from './run.entity';
 import { SessionEntity } from './session.entity';
@@ -13,6 +13,7 @@ import { CombinedStatement } from '../../platform/db/statement';
 import { enqueueWebhooks, hasActiveEndpoint } from '../webhooks/webhook.repository';
 import { messagesPosted } from './webhook-events';
 import { newRowId } from '../../shared/ids';
+import { keepCanonicalJson } from '../../shared/canonical-json';
 
 /** What a caller supplies to append one event; seq, hash, token count and time are assigned here. */
 export interface EventDraft {
@@ -123,7 +124,8 @@ export function chainEvents(session: SessionEntity, drafts: EventDraft[]) {
     // Requests with such text are refused before this; what a model or a tool produced is mended.
     const draft = { ...written, text: written.text === null ? null : storableText(written.text), data: storableValue(written.data) };
     seq += 1;
-    const payload = payloadJson(draft.data);
+    // Kept: the insert writes the payload's column from it.
+    const payload = draft.data == null ? null : keepCanonicalJson(draft.data);
     const event = Object.assign(new EventEntity(), {
       id: newRowId(),
       sessionId: session.id,

@@ -1,4 +1,5 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { keptCanonicalJson } from '../../shared/canonical-json';
 import { preparedQuery } from './prepared';
 import { tableColumns } from './rows';
 import { WriteTransaction } from './write-transaction';
@@ -6,6 +7,11 @@ import { WriteTransaction } from './write-transaction';
 /** Statement texts by shape: the same few shapes recur, and a text is a few kilobytes to build. */
 const texts = new Map<string, string>();
 const TEXTS_KEPT = 1_000;
+
+/** A JSON column's text: the canonical JSON its row's hash already encoded, or JSON. */
+function jsonText(value: unknown): string {
+  return (typeof value === 'object' && keptCanonicalJson(value as object)) || JSON.stringify(value);
+}
 
 /**
  * Builds one SQL statement from several data-modifying parts. PostgreSQL runs them together and
@@ -30,7 +36,7 @@ export class CombinedStatement {
     for (const row of rows) {
       for (const { propertyName, isJson } of columns) {
         const value = (row as Record<string, unknown>)[propertyName] ?? null;
-        this.parameters.push(isJson && value !== null ? JSON.stringify(value) : value);
+        this.parameters.push(isJson && value !== null ? jsonText(value) : value);
       }
     }
     this.shape.push(`${tableName}:${first}:${rows.length}`);

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../canonical-json';
+import { canonicalJson, keepCanonicalJson, keptCanonicalJson } from '../canonical-json';
 
 describe('canonicalJson', () => {
   it('sorts object keys at every depth and writes no white space', () => {
@@ -25,6 +25,18 @@ describe('canonicalJson', () => {
     const sorted = [...keys].sort();
     expect(canonicalJson(record)).toBe(`{${sorted.map((key) => `"${key}":1`).join(',')}}`);
     expect(canonicalJson(Object.fromEntries(keys.slice(0, 20).map((key) => [key, 1])))).toBe(`{${[...keys.slice(0, 20)].sort().map((key) => `"${key}":1`).join(',')}}`);
+  });
+
+  it('encodes an object kept with its encoding once, within anything that holds it', () => {
+    let reads = 0;
+    const items = [{ b: 2, get a() { reads += 1; return 'x'; } }];
+    const encoded = keepCanonicalJson(items);
+    expect(encoded).toBe('[{"a":"x","b":2}]');
+    expect(keptCanonicalJson(items)).toBe(encoded);
+    expect(canonicalJson({ items, n: 1 })).toBe('{"items":[{"a":"x","b":2}],"n":1}');
+    expect(reads).toBe(1);
+    expect(keptCanonicalJson({ b: 2 })).toBeUndefined();
+    expect(keepCanonicalJson('text')).toBe('"text"');
   });
 
   it('refuses values JSON cannot carry', () => {

@@ -21,6 +21,7 @@ import { CitedAttachment, projected, resolveSources, transferredState } from './
 import { AttachmentReference } from '../../attachments/attachments';
 import { findAttachments } from '../../attachments/attachment.repository';
 import { attachmentReference } from '../../attachments/attachments.service';
+import { keepCanonicalJson } from '../../../shared/canonical-json';
 
 /** Edge and manifest ids are new on every attempt; their tokens vary by a few, so advised minimums include this. */
 const LINEAGE_ID_ALLOWANCE = 24;
@@ -194,6 +195,8 @@ export function manifestEntity(
   proposal: ManifestProposal | null,
 ): ProjectionManifestEntity {
   const { predecessor, successor } = parties;
+  // Encoded once: for the hash, then for the insert of the JSON columns.
+  for (const column of [handoff, input.sources, compiled.projection.items, compiled.transferred, compiled.projection.sections]) keepCanonicalJson(column);
   const content = {
     id,
     edgeId: edge.id,
