@@ -244,6 +244,39 @@ describe('a conversation continues in a fresh session, and every tab stays orien
     await Promise.all([reader.close(), bystander.close(), follower.close()]);
   });
 
+  it('follows a continuation made while the tab was still subscribing to announcements', async () => {
+    const watched = await createSessionWithMessages('Late subscriber', ['Watch this one']);
+    const late = await openPage();
+    // The tab's subscription to announcements reaches the server only once the continuation has
+    // committed, as when a session is continued just as a page opens: the announcement is missed.
+    let subscribing = false;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await late.routeWebSocket(/\/graphql$/, (socket) => {
+      const upstream = socket.connectToServer();
+      socket.onMessage(async (message) => {
+        if (typeof message === 'string' && message.includes('"subscribe"') && message.includes('sessionContinued')) {
+          subscribing = true;
+          await released;
+        }
+        upstream.send(message);
+      });
+    });
+    await late.goto(`${server.url}/sessions/${watched}`);
+    await answerTo('Watch this one', late).waitFor();
+    await eventually('the announcement subscription is held back', async () => subscribing);
+
+    const successorId = await continueOverHttp(watched, 'Late subscriber, part 2');
+    release();
+
+    // The card the continuation appended to the transcript tells the tab all the same.
+    await late.waitForURL(`${server.url}/sessions/${successorId}`);
+    await late.getByText('Continued from “Late subscriber”').waitFor();
+    await late.close();
+  });
+
   it('offers the two choices in the old session, and a branch lands in a new successor', async () => {
     await page.goto(predecessorUrl);
     await page.getByRole('link', { name: 'Open current continuation' }).waitFor();

@@ -2,6 +2,8 @@ import { useSubscription } from '@apollo/client/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { graphql } from '../../gql';
+import type { TranscriptEventFragment } from '../../gql/graphql';
+import { readTransitionCard } from './continuation-events';
 import type { ContinuedElsewhere } from './ContinuationNotice';
 import { decideFollow } from './follow-decision';
 import { hasFollowed, rememberFollowed } from './followed-continuations';
@@ -56,8 +58,14 @@ export interface ContinuationInitiation {
  * the agent, or the runtime when the context was full), and either follows one (a history
  * push, so Back returns here) or reports it in `continuedElsewhere`, as `decideFollow` rules.
  * `isFollowingTranscript` is read at that moment: whether the transcript is at its live end.
+ *
+ * A continuation is heard twice: announced by `sessionContinued`, and as the card it appends to
+ * the transcript (`events`, null until the server has answered the transcript on this visit).
+ * The announcement's subscription hears only what commits after it is in place, so a
+ * continuation made as the page opens would be missed; the transcript's subscription resumes
+ * where the page loaded, so the card arrives all the same. Each continuation is settled once.
  */
-export function useContinuationFollower(sessionId: string, isFollowingTranscript: () => boolean) {
+export function useContinuationFollower(sessionId: string, isFollowingTranscript: () => boolean, events: readonly TranscriptEventFragment[] | null) {
   const navigate = useNavigate();
   const location = useLocation();
   const [continuedElsewhere, setContinuedElsewhere] = useState<ContinuedElsewhere | null>(null);
@@ -98,12 +106,25 @@ export function useContinuationFollower(sessionId: string, isFollowingTranscript
     [isFollowingTranscript, navigate],
   );
 
+  const settled = useRef(new Set<string>());
+  const settleOnce = useCallback(
+    (continuation: ContinuedElsewhere, initiatedHere: boolean) => {
+      if (settled.current.has(continuation.edgeId)) return;
+      settled.current.add(continuation.edgeId);
+      settle(continuation, initiatedHere);
+    },
+    [settle],
+  );
+
+  const hearCard = useCallback((continuation: ContinuedElsewhere) => settleOnce(continuation, initiationKey.current !== null), [settleOnce]);
+  useCardsAppendedSinceLoad(events, hearCard);
+
   const { error } = useSubscription(SessionContinuedSubscription, {
     variables: { sessionId },
     onData({ data }) {
       const announced = data.data?.sessionContinued;
       if (!announced) return;
-      settle(
+      settleOnce(
         {
           edgeId: announced.edge.id,
           successorId: announced.successor.id,
@@ -125,11 +146,11 @@ export function useContinuationFollower(sessionId: string, isFollowingTranscript
         initiationKey.current = null;
       },
       follow(continuation) {
-        settle(continuation, true);
+        settleOnce(continuation, true);
         initiationKey.current = null;
       },
     }),
-    [settle],
+    [settleOnce],
   );
 
   return {
@@ -138,4 +159,24 @@ export function useContinuationFollower(sessionId: string, isFollowingTranscript
     initiation,
     error,
   };
+}
+
+/**
+ * Calls `hear` with the continuation of each transition card that arrives in `events` after the
+ * transcript the server first answered on this visit; the cards in that one were written before.
+ */
+function useCardsAppendedSinceLoad(events: readonly TranscriptEventFragment[] | null, hear: (continuation: ContinuedElsewhere) => void) {
+  const heardThroughSeq = useRef<number | null>(null);
+  useEffect(() => {
+    if (events === null) return;
+    const since = heardThroughSeq.current;
+    heardThroughSeq.current = Math.max(since ?? 0, events.at(-1)?.seq ?? 0);
+    if (since === null) return;
+    for (const event of events) {
+      const card = event.seq > since && event.kind === 'CONTINUATION' ? readTransitionCard(event.data) : null;
+      if (!card) continue;
+      const { edgeId, successorId, successorTitle, reason, actor } = card;
+      hear({ edgeId, successorId, successorTitle, reason, actor: actor ?? undefined });
+    }
+  }, [events, hear]);
 }

@@ -46,7 +46,7 @@ export function SessionPage({ sessionId }: { sessionId: string }) {
   const agent = useAgentActivity(sessionId, session?.status === 'ACTIVE');
 
   const { isFollowingTranscript, onFollowingChange } = useFollowingTranscript(cited === null, live.error);
-  const follower = useContinuationFollower(sessionId, isFollowingTranscript);
+  const follower = useContinuationFollower(sessionId, isFollowingTranscript, transcript.fetched ? events : null);
   useProposalUpdates(sessionId);
   const continueAction = useRef<ContinueSessionHandle>(null);
   const openContinueDialog = useCallback(() => continueAction.current?.open(), []);

@@ -1,5 +1,5 @@
 import { useQuery } from '@apollo/client/react';
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { graphql } from '../../gql';
 
 /** Events per transcript page: the latest page first, then older ones on demand. */
@@ -52,6 +52,8 @@ export function useSessionTranscript(sessionId: string) {
   const [olderError, setOlderError] = useState<Error | null>(null);
 
   const session = data?.session;
+  const edges = session?.events.edges;
+  const events = useMemo(() => edges?.map((edge) => edge.node) ?? [], [edges]);
   const startCursor = session?.events.pageInfo.startCursor ?? null;
   const hasOlder = (session?.events.pageInfo.hasPreviousPage ?? false) && startCursor !== null;
 
@@ -70,8 +72,10 @@ export function useSessionTranscript(sessionId: string) {
 
   return {
     session,
-    events: session?.events.edges.map((edge) => edge.node) ?? [],
+    events,
     loading: loading && session === undefined,
+    /** The transcript as the server answered it on this visit, not only as the cache kept it. */
+    fetched: !loading && session !== undefined,
     error,
     hasOlder,
     loadingOlder,

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { SESSION_ID, event, lineageShape, renderSessionPage, transcriptMock } from '../../../test/session-page-harness';
+import { SESSION_ID, event, findInTranscript, lineageShape, renderSessionPage, sessionShape, transcriptMock } from '../../../test/session-page-harness';
 import { CitedRangeQuery } from '../../transcript/cited-range';
 import { rememberFollowed } from '../followed-continuations';
 
@@ -158,6 +158,82 @@ describe('when the session on screen is continued elsewhere', () => {
     await announceContinuation(page);
 
     expect(await screen.findByRole('link', { name: 'Open current continuation' })).toBeInTheDocument();
+    expect(screen.queryByText(/Opened session/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/This session was continued in/)).not.toBeInTheDocument();
+  });
+});
+
+/** The card a continuation appends to its predecessor, as the transcript's subscription delivers it. */
+function transitionCard(seq: number, edgeId = 'edge-5') {
+  return event(seq, 'Continued in "Deploy the service"', {
+    kind: 'CONTINUATION',
+    data: {
+      role: 'transition_card',
+      edgeId,
+      manifestId: 'manifest-5',
+      successorId: 'session-5',
+      successorTitle: 'Deploy the service',
+      reason: 'TOPIC_CHANGE',
+      actor: 'AGENT',
+      carried: 'the current request',
+      includedSources: 0,
+      omittedSources: 0,
+    },
+  });
+}
+
+/** The page, noting the subscriptions it opens on the transcript's feed (the agent's among them). */
+function renderNotingSubscriptions(...args: Parameters<typeof renderSessionPage>) {
+  const page = renderSessionPage(...args);
+  const subscribed: string[] = [];
+  page.transcriptFeed.onSetup(() => subscribed.push(page.transcriptFeed.operation?.operationName ?? ''));
+  return { ...page, subscribed };
+}
+
+/** Delivers `events` through the transcript's subscription, once the page has loaded and subscribed. */
+async function appendLive({ requestsAnswered, transcriptFeed, subscribed }: ReturnType<typeof renderNotingSubscriptions>, ...events: ReturnType<typeof event>[]) {
+  await requestsAnswered();
+  await waitFor(() => expect(subscribed).toContain('SessionEvents'));
+  for (const appended of events) {
+    await act(async () => {
+      transcriptFeed.simulateResult({ result: { data: { sessionEvents: appended } } });
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+  }
+}
+
+describe('when the announcement is missed, as when the session is continued while the page opens', () => {
+  it('follows a reader at the live end on the card appended to the transcript', async () => {
+    const page = renderNotingSubscriptions([transcriptMock({ events: conversation })]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+
+    await appendLive(page, transitionCard(4));
+
+    const landed = await screen.findByText('Opened session session-5');
+    expect(JSON.parse(landed.getAttribute('data-state') ?? 'null')).toEqual({ followedContinuation: 'edge-5' });
+  });
+
+  it('tells a reader who scrolled away, once, when the announcement comes after the card', async () => {
+    const page = renderNotingSubscriptions([transcriptMock({ events: conversation })]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+    scrollTranscriptToTop();
+
+    await appendLive(page, transitionCard(4));
+    await screen.findByText(/This session was continued in “Deploy the service”/);
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss' }));
+    await announceContinuation(page);
+
+    expect(screen.queryByText(/This session was continued in/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/Opened session/)).not.toBeInTheDocument();
+  });
+
+  it('does not move a reader who opened a session continued before, nor on its card replayed', async () => {
+    const page = renderNotingSubscriptions([transcriptMock({ events: [...conversation, transitionCard(4)], session: sessionShape({ status: 'CONTINUED' }) })]);
+    await screen.findByRole('heading', { name: 'Plan the migration' });
+
+    await appendLive(page, transitionCard(4), event(5, 'Appended after the card'));
+
+    await findInTranscript('Appended after the card');
     expect(screen.queryByText(/Opened session/)).not.toBeInTheDocument();
     expect(screen.queryByText(/This session was continued in/)).not.toBeInTheDocument();
   });
