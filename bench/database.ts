@@ -19,6 +19,10 @@ export async function withClient<T>(url: string, work: (client: Client) => Promi
   }
 }
 
+/** How long a drop waits for the database's connections to close before it terminates them. */
+const CLOSING_WAIT_MS = 5_000;
+const CLOSING_POLL_MS = 20;
+
 /** Databases this process created, for names of their own. */
 let databasesCreated = 0;
 
@@ -31,7 +35,16 @@ export async function createBenchDatabase(serverUrl: string): Promise<BenchDatab
   return {
     url: url.toString(),
     async drop() {
-      await withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await withClient(serverUrl, async (client) => {
+        // A pool just ended is still closing its connections: terminated by the drop, one would
+        // report it as an error on a pool nothing listens to any more, and end the process.
+        for (let waited = 0; waited < CLOSING_WAIT_MS; waited += CLOSING_POLL_MS) {
+          const { rows } = await client.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+          if (rows[0].n === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, CLOSING_POLL_MS));
+        }
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      });
     },
   };
 }
