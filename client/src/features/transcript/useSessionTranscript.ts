@@ -74,8 +74,8 @@ export function useSessionTranscript(sessionId: string) {
     session,
     events,
     loading: loading && session === undefined,
-    /** The transcript as the server answered it on this visit, not only as the cache kept it. */
-    fetched: !loading && session !== undefined,
+    /** The transcript as the server answered it on this visit: not the cache's copy, nor a failed refresh's. */
+    fetched: !loading && !error && session !== undefined,
     error,
     hasOlder,
     loadingOlder,
