@@ -1,6 +1,6 @@
 import './production';
 import 'reflect-metadata';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -165,7 +165,9 @@ async function profiled<T>(name: string, work: () => Promise<T>): Promise<Profil
   const cpu = process.cpuUsage(cpuBefore);
   const { profile } = (await session.post(HEAP ? 'HeapProfiler.stopSampling' : 'Profiler.stop')) as unknown as { profile: CpuProfile | HeapProfile };
   session.disconnect();
-  const file = path.join(process.env.PROFILE_DIR ?? tmpdir(), `${name}-${Date.now()}.${HEAP ? 'heapprofile' : 'cpuprofile'}`);
+  const folder = process.env.PROFILE_DIR ?? tmpdir();
+  mkdirSync(folder, { recursive: true });
+  const file = path.join(folder, `${name}-${Date.now()}.${HEAP ? 'heapprofile' : 'cpuprofile'}`);
   writeFileSync(file, JSON.stringify(profile));
   return { result, cpuMs: (cpu.user + cpu.system) / 1000, systemMs: cpu.system / 1000, file, profile };
 }
