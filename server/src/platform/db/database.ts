@@ -58,6 +58,24 @@ const EMBEDDED_MAX_CONNECTIONS = 4;
  */
 const IDLE_CONNECTION_MS = 5 * 60_000;
 
+/**
+ * On most Linux systems PostgreSQL allocates through glibc's malloc, which hands the top of a
+ * backend's heap back to the system whenever more than its trim threshold (128 KiB at first) lies
+ * free there, and takes it back page by page on the next statement: one `brk` and dozens of page
+ * faults a statement, in some backends and not others, depending on what they ran before
+ * (docs/benchmarks.md). glibc raises that threshold itself once a backend frees a large block, so
+ * each new connection makes one, the size of PostgreSQL's default `work_mem`, and drops it at once.
+ */
+const SETTLE_ALLOCATOR = "SELECT length(repeat(' ', 4 * 1024 * 1024))";
+
+/**
+ * `pg`'s hook for a new connection (`onConnect`): settles the backend's allocator before the
+ * connection's first use. A failure leaves the connection as it was: its next query finds out.
+ */
+export async function settleAllocator(client: { query(text: string): Promise<unknown> }): Promise<void> {
+  await client.query(SETTLE_ALLOCATOR).catch(() => undefined);
+}
+
 /** Any key: other processes of this application take the same one to migrate one at a time. */
 const MIGRATION_LOCK_KEY = 7_318_004_211;
 
@@ -115,7 +133,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // for the life of the connection, whatever the tables grow to; in write transactions, kept
     // statements run on their generic plans from the first call. Kept statements are therefore
     // written so that their generic plans use the indexes even on empty tables (test/query-plans).
-    extra: { connectionTimeoutMillis: 10_000, idleTimeoutMillis: IDLE_CONNECTION_MS },
+    extra: { connectionTimeoutMillis: 10_000, idleTimeoutMillis: IDLE_CONNECTION_MS, ...(embedded ? {} : { onConnect: settleAllocator }) },
   });
   const closeAll = async () => {
     if (dataSource.isInitialized) await dataSource.destroy();
@@ -165,7 +183,7 @@ export async function openReplica(options: DatabaseOptions & { replicaUrl: strin
     installExtensions: false,
     uuidExtension: 'pgcrypto',
     poolSize: Math.max(2, options.poolSize),
-    extra: { connectionTimeoutMillis: 10_000 },
+    extra: { connectionTimeoutMillis: 10_000, onConnect: settleAllocator },
   });
   try {
     await replica.initialize();
