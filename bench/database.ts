@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Client, Pool, QueryConfig } from 'pg';
 import { measure } from './stats';
+import { settleAllocator } from '../server/src/platform/db/database';
 
 export interface BenchDatabase {
   /** The URL of the new database, on the same server as the one given. */
@@ -62,7 +63,7 @@ export async function rawThroughput(url: string, clients: number, work: (pool: P
   const key = `${clients} ${url}`;
   let pool = rawPools.get(key);
   if (!pool) {
-    pool = new Pool({ connectionString: url, max: clients, pipeline: true, idleTimeoutMillis: 0 });
+    pool = new Pool({ connectionString: url, max: clients, pipeline: true, idleTimeoutMillis: 0, onConnect: settleAllocator });
     rawPools.set(key, pool);
     const connected = await Promise.all(Array.from({ length: clients }, () => pool!.connect()));
     connected.forEach((client) => client.release());

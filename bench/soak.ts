@@ -9,6 +9,7 @@ import { BenchAccount, createBenchAccounts, log, numberedNames, runOnNewDatabase
 import { settleCompiler } from './warm-up';
 import { MESSAGE_TEXTS, postInSql, postOverHttp } from './post-message';
 import { fixed, measure, median, merged, sideBySide, table, Throughput } from './stats';
+import { settleAllocator } from '../server/src/platform/db/database';
 
 /**
  * A new deployment filling up: the server starts on an empty database and serves windows of
@@ -201,7 +202,7 @@ async function soak(databaseUrl: string) {
   const app = await startBenchServer(databaseUrl, server);
   const accounts = await createBenchAccounts(app, numberedNames('soak', ACCOUNTS));
   const rawAccounts = await createBenchAccounts(app, numberedNames('soak raw', ACCOUNTS));
-  const raw: RawSide = { pool: new Pool({ connectionString: databaseUrl, max: CLIENTS, pipeline: true }), accountIds: rawAccounts.map(({ id }) => id) };
+  const raw: RawSide = { pool: new Pool({ connectionString: databaseUrl, max: CLIENTS, pipeline: true, onConnect: settleAllocator }), accountIds: rawAccounts.map(({ id }) => id) };
   rawAccounts.forEach((account) => account.client.close());
   const stats = new Pool({ connectionString: databaseUrl, max: 1 });
   const collections = new FullCollections();
