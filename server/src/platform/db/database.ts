@@ -63,10 +63,12 @@ const IDLE_CONNECTION_MS = 5 * 60_000;
  * backend's heap back to the system whenever more than its trim threshold (128 KiB at first) lies
  * free there, and takes it back page by page on the next statement: one `brk` and dozens of page
  * faults a statement, in some backends and not others, depending on what they ran before
- * (docs/benchmarks.md). glibc raises that threshold itself once a backend frees a large block, so
- * each new connection makes one, the size of PostgreSQL's default `work_mem`, and drops it at once.
+ * (docs/benchmarks.md). glibc raises its thresholds itself once a backend frees a block it had
+ * mapped on its own, to that block's size and twice that, so each new connection makes a 1 MiB
+ * value and drops it: smaller blocks then stay in the heap, larger ones raise the thresholds again
+ * as they go. Every page of the value faults in once, which is what bounds its size.
  */
-const SETTLE_ALLOCATOR = "SELECT length(repeat(' ', 4 * 1024 * 1024))";
+const SETTLE_ALLOCATOR = "SELECT length(repeat(repeat(' ', 1024), 1024))";
 
 /**
  * `pg`'s hook for a new connection (`onConnect`): settles the backend's allocator before the
