@@ -125,9 +125,9 @@ export async function startApp(config: AppConfig): Promise<RunningApp> {
       worker = new AgentWorker(dataSource, notifier, runner, agent);
     }
     const delivery = crossProcess;
-    // TypeORM's postgres driver keeps its pg pool as `master`.
-    const pool = (dataSource.driver as unknown as { master: Pool }).master;
-    const unwatchPool = watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
+    const { pools } = database;
+    const sum = (count: (pool: Pool) => number) => pools.reduce((total, pool) => total + count(pool), 0);
+    const unwatchPool = watchPool(() => ({ total: sum((pool) => pool.totalCount), idle: sum((pool) => pool.idleCount), waiting: sum((pool) => pool.waitingCount) }));
     const authenticate = (authorization: unknown) => services.apiKeys.authenticate(bearerKey(authorization));
     rateLimits = RateLimits.create(config.rateLimits ?? DEFAULT_RATE_LIMITS, config.redisUrl);
     const http = await startHttpServer({

@@ -8,7 +8,7 @@ import { download, PNG_1X1, uploaded } from '../helpers/attachments';
 import { DEFAULT_AGENT_CONFIG } from '../../src/config';
 import { entities } from '../../src/modules/entities';
 import { openDatabase } from '../../src/platform/db/database';
-import { KEPT_PLAN_SETTINGS } from '../../src/platform/db/write-transaction';
+import { WRITE_PLAN_SETTINGS } from '../../src/platform/db/write-transaction';
 import { directUrl } from '../setup/test-database';
 
 /**
@@ -26,7 +26,7 @@ interface Statement {
   values: unknown[];
   /** Kept prepared on the connection (named), so PostgreSQL may settle on one generic plan for it. */
   kept: boolean;
-  /** Kept by a write transaction, which plans it with {@link KEPT_PLAN_SETTINGS}. */
+  /** Kept by a write transaction, which plans it with {@link WRITE_PLAN_SETTINGS}. */
   inWriteTransaction: boolean;
 }
 
@@ -84,7 +84,7 @@ async function planOf(client: Client, statement: Statement): Promise<PlanNode> {
   await client.query('DEALLOCATE ALL');
   await client.query('BEGIN');
   try {
-    if (statement.inWriteTransaction) await client.query(KEPT_PLAN_SETTINGS);
+    if (statement.inWriteTransaction) await client.query(WRITE_PLAN_SETTINGS);
     else await client.query(`SET LOCAL plan_cache_mode = ${statement.kept ? 'force_generic_plan' : 'force_custom_plan'}`);
     await client.query(`PREPARE kept AS ${statement.text}`);
     const {

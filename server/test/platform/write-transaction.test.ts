@@ -123,6 +123,20 @@ describe('write transactions', () => {
     }
   });
 
+  // Write transactions have connections of their own only on PostgreSQL reached directly.
+  (process.env.TEST_DATABASE_URL ? it : it.skip)('plans its statements generically and without sequential scans, and leaves reads as PostgreSQL plans them', async () => {
+    const settings = `SELECT current_setting('plan_cache_mode') AS plans, current_setting('enable_seqscan') AS seqscan`;
+    for (let write = 0; write < 3; write++) {
+      const [planned] = await inWriteTransaction(database.dataSource, async (transaction) => {
+        const [rows] = await transaction.begin({ text: settings, values: [] });
+        await transaction.commit(insert(), [`w${write}`, 1, 1]);
+        return rows;
+      });
+      expect(planned).toEqual({ plans: 'force_generic_plan', seqscan: 'off' });
+    }
+    expect(await database.dataSource.query(settings)).toEqual([{ plans: 'auto', seqscan: 'on' }]);
+  });
+
   // Statements are kept only on PostgreSQL reached directly.
   (process.env.TEST_DATABASE_URL ? it : it.skip)(
     'holds the statements it is told to prepare on a connection before that connection is used, planned, and then runs them',
@@ -131,17 +145,15 @@ describe('write transactions', () => {
       // A pool of its own: its first connection's first query is a write that uses the statement.
       const fresh = await openDatabase({ ...serverDatabase, poolSize: 2, entities, preparedForWrites: () => [lookup] });
       try {
-        const held = async () => {
-          const runner = fresh.dataSource.createQueryRunner();
-          try {
-            await runner.connect();
-            return (await runner.query('SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1', [
-              `sc_pipelined_${statementHash(lookup)}`,
-            ])) as { generic_plans: string; custom_plans: string }[];
-          } finally {
-            await runner.release();
-          }
-        };
+        // Read on the connection the write used: the write pool hands back the one released last.
+        const held = () =>
+          inWriteTransaction(
+            fresh.dataSource,
+            async (transaction) =>
+              (await transaction.manager.query('SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = $1', [
+                `sc_pipelined_${statementHash(lookup)}`,
+              ])) as { generic_plans: string; custom_plans: string }[],
+          );
         await inWriteTransaction(fresh.dataSource, async (transaction) => {
           const [found] = await transaction.begin({ text: lookup, values: ['a'] });
           expect(found).toEqual([]);

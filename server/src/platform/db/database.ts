@@ -1,10 +1,11 @@
 import path from 'node:path';
-import { DataSource, EntityManager, EntitySchema, Logger } from 'typeorm';
+import type { Pool } from 'pg';
+import { DataSource, DataSourceOptions, EntityManager, EntitySchema, Logger } from 'typeorm';
 import { migrations } from './migrations';
 import { EmbeddedPostgres, startEmbeddedPostgres } from './embedded-postgres';
 import { keepPreparedStatements } from './prepared';
 import { DatabasePoolMode, detectPoolMode } from './pool-mode';
-import { prepareForWrites } from './write-transaction';
+import { planWritesOn, prepareForWrites, useWritePool } from './write-transaction';
 
 export interface DatabaseOptions {
   /** A `postgres://` URL; when absent, the embedded database in `dataDir` is used. */
@@ -30,6 +31,8 @@ export interface Database {
   embedded: boolean;
   /** How the connections reach PostgreSQL (`session` on the embedded database). */
   poolMode: DatabasePoolMode;
+  /** The connection pools: the data source's, and its write transactions' where they have one of their own. */
+  pools: Pool[];
   close(): Promise<void>;
 }
 
@@ -52,9 +55,9 @@ const EMBEDDED_MAX_CONNECTIONS = 4;
 
 /**
  * How long a pooled connection may stay idle before it is closed (`pg`'s default is 10 seconds). A
- * connection holds its prepared statements, their plans and the backend's warm caches, and a new one
- * prepares a continuation's statements before its first use: closing connections after every lull
- * would pay all of that again at the next burst.
+ * connection holds its prepared statements, their plans and the backend's warm caches, and a new
+ * one for writes prepares a continuation's statements before its first use: closing connections
+ * after every lull would pay all of that again at the next burst.
  */
 const IDLE_CONNECTION_MS = 5 * 60_000;
 
@@ -96,6 +99,10 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message || error.name : String(error);
 }
 
+function unreachable(where: string, error: unknown): DatabaseStartError {
+  return new DatabaseStartError(`Cannot reach the database at ${where}: ${describe(error)}. Check DATABASE_URL and that PostgreSQL is running.`, { cause: error });
+}
+
 /**
  * Connects to PostgreSQL (or starts the embedded database) and brings its schema up to date.
  * @throws DatabaseStartError when the database is unreachable or a migration fails.
@@ -118,18 +125,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 
   const queryCounter = new QueryCountingLogger();
-  const dataSource = new DataSource({
+  const connection = {
     type: 'postgres',
     url,
     entities: options.entities,
-    migrations,
-    migrationsTableName: 'schema_migrations',
     synchronize: false,
     installExtensions: false,
     uuidExtension: 'pgcrypto',
     poolSize: embedded ? EMBEDDED_POOL_SIZE : Math.max(2, options.poolSize),
     logging: ['query'],
     logger: queryCounter,
+  } satisfies DataSourceOptions;
+  const dataSource = new DataSource({
+    ...connection,
+    migrations,
+    migrationsTableName: 'schema_migrations',
     // PostgreSQL's default plan cache mode: a statement sent once is planned for its values, and a
     // kept one (`preparedQuery`) settles on a generic plan after five calls, which it may then keep
     // for the life of the connection, whatever the tables grow to; in write transactions, kept
@@ -137,7 +147,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // written so that their generic plans use the indexes even on empty tables (test/query-plans).
     extra: { connectionTimeoutMillis: 10_000, idleTimeoutMillis: IDLE_CONNECTION_MS, ...(embedded ? {} : { onConnect: settleAllocator }) },
   });
+  let writes: DataSource | null = null;
   const closeAll = async () => {
+    if (writes?.isInitialized) await writes.destroy();
     if (dataSource.isInitialized) await dataSource.destroy();
     await embedded?.stop();
   };
@@ -148,11 +160,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     if (!embedded) poolMode = options.databasePoolMode ?? (await detectPoolMode(dataSource));
   } catch (error) {
     await closeAll();
-    throw new DatabaseStartError(
-      `Cannot reach the database at ${embedded ? 'the embedded database' : redactUrl(url)}: ${describe(error)}. ` +
-        'Check DATABASE_URL and that PostgreSQL is running.',
-      { cause: error },
-    );
+    throw unreachable(embedded ? 'the embedded database' : redactUrl(url), error);
   }
 
   try {
@@ -167,8 +175,29 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 
   if (!embedded) keepPreparedStatements(dataSource, poolMode);
-  if (options.preparedForWrites) prepareForWrites(dataSource, options.preparedForWrites(dataSource.manager));
-  return { dataSource, embedded: embedded !== null, poolMode, close: closeAll, queryCount: () => queryCounter.queries };
+  if (!embedded && poolMode === 'session') {
+    // Write transactions keep their statements here, planned with settings of their own: on
+    // connections of their own, which take the settings once rather than in every transaction.
+    writes = new DataSource({
+      ...connection,
+      extra: {
+        connectionTimeoutMillis: 10_000,
+        idleTimeoutMillis: IDLE_CONNECTION_MS,
+        onConnect: (client: Parameters<typeof planWritesOn>[0]) => settleAllocator(client).then(() => planWritesOn(client)),
+      },
+    });
+    try {
+      await writes.initialize();
+    } catch (error) {
+      await closeAll();
+      throw unreachable(redactUrl(url), error);
+    }
+    keepPreparedStatements(writes, poolMode);
+    useWritePool(dataSource, writes);
+  }
+  if (writes && options.preparedForWrites) prepareForWrites(writes, options.preparedForWrites(dataSource.manager));
+  const pools = [dataSource, ...(writes ? [writes] : [])].map((source) => (source.driver as unknown as { master: Pool }).master);
+  return { dataSource, embedded: embedded !== null, poolMode, pools, close: closeAll, queryCount: () => queryCounter.queries };
 }
 
 /**

@@ -291,10 +291,9 @@ class PipelinedWriteTransaction implements OpenableTransaction {
     markActive(this.runner, true);
     const results = await runBatch(this.runner, [
       { text: 'BEGIN', values: [], name: '' },
-      ...(this.keepsStatements ? [{ text: KEPT_PLAN_SETTINGS, values: [], name: pipelinedName(KEPT_PLAN_SETTINGS) }] : []),
       ...statements.map(({ text, values }) => ({ text, values, name: this.name(text) })),
     ]);
-    return results.slice(this.keepsStatements ? 2 : 1).map((result) => result.rows);
+    return results.slice(1).map((result) => result.rows);
   }
 
   async commit(text: string, values: unknown[]): Promise<void> {
@@ -316,14 +315,32 @@ class PipelinedWriteTransaction implements OpenableTransaction {
 }
 
 /**
- * How write transactions plan their kept statements, for the rest of the transaction. Generic
- * plans (see the query-plans test): otherwise PostgreSQL plans each statement afresh for its first
- * five runs on a connection, and a write that is rare on each pooled connection (a continuation)
- * would pay that planning nearly every time. And no sequential scans: a connection keeps the plan
- * it made first, often on a new database's empty tables, where reading the whole table looks
- * cheapest and stays the plan as the table grows; every kept statement finds its rows by index.
+ * How write transactions plan their kept statements: set once on each connection of the write
+ * pool (`useWritePool`), which serves write transactions only, rather than in every transaction.
+ * Generic plans (see the query-plans test): otherwise PostgreSQL plans each statement afresh for
+ * its first five runs on a connection, and a write that is rare on each pooled connection (a
+ * continuation) would pay that planning nearly every time. And no sequential scans: a connection
+ * keeps the plan it made first, often on a new database's empty tables, where reading the whole
+ * table looks cheapest and stays the plan as the table grows; every kept statement finds its rows
+ * by index.
  */
-export const KEPT_PLAN_SETTINGS = "SELECT set_config('plan_cache_mode', 'force_generic_plan', true), set_config('enable_seqscan', 'off', true)";
+export const WRITE_PLAN_SETTINGS = 'SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off';
+
+/**
+ * `pg`'s hook for a new connection of the write pool: the plan settings, for the connection's
+ * life. A connection that cannot take them fails, rather than plan writes otherwise.
+ */
+export async function planWritesOn(client: { query(text: string): Promise<unknown> }): Promise<void> {
+  await client.query(WRITE_PLAN_SETTINGS);
+}
+
+/** The pool of connections each data source's write transactions take, where they have one of their own. */
+const writePools = new WeakMap<DataSource, DataSource>();
+
+/** Has `dataSource`'s write transactions take their connections from `writes`, whose connections run {@link planWritesOn}. */
+export function useWritePool(dataSource: DataSource, writes: DataSource): void {
+  writePools.set(dataSource, writes);
+}
 
 /** Elsewhere (the embedded database): TypeORM's own transaction statements, one round trip each. */
 class PlainWriteTransaction implements OpenableTransaction {
@@ -355,10 +372,11 @@ class PlainWriteTransaction implements OpenableTransaction {
  * committing (it refused, or found the work already done) or throws, the transaction is rolled back.
  */
 export async function inWriteTransaction<T>(dataSource: DataSource, work: (transaction: WriteTransaction) => Promise<T>): Promise<T> {
-  const runner = dataSource.createQueryRunner();
+  const pool = writePools.get(dataSource) ?? dataSource;
+  const runner = pool.createQueryRunner();
   await runner.connect();
-  const transaction: OpenableTransaction = pipelinesWrites(dataSource)
-    ? new PipelinedWriteTransaction(runner, keepsPreparedStatements(dataSource))
+  const transaction: OpenableTransaction = pipelinesWrites(pool)
+    ? new PipelinedWriteTransaction(runner, keepsPreparedStatements(pool))
     : new PlainWriteTransaction(runner);
   let broken: Error | undefined;
   try {
@@ -375,13 +393,12 @@ export async function inWriteTransaction<T>(dataSource: DataSource, work: (trans
 }
 
 /**
- * Has every connection of `dataSource`'s pool hold `texts` as write transactions keep them, their
- * generic plans made, before its first use: a statement each pooled connection runs rarely (a
- * continuation's lock) would otherwise be parsed and planned in its write's round trip, most
- * times it runs. Only where write transactions keep their statements.
+ * Has every connection of a write pool (`useWritePool`) hold `texts` as write transactions keep
+ * them, their generic plans made, before its first use: a statement each pooled connection runs
+ * rarely (a continuation's lock) would otherwise be parsed and planned in its write's round trip,
+ * most times it runs.
  */
 export function prepareForWrites(dataSource: DataSource, texts: string[]): void {
-  if (!keepsPreparedStatements(dataSource)) return;
   const pool = (dataSource.driver as unknown as { master: { on(event: 'acquire', listener: (client: PoolClient) => void): void } }).master;
   const visited = new WeakSet<Connection>();
   // Sent before the first query of whoever acquired the connection, in the same queue.
@@ -392,11 +409,7 @@ export function prepareForWrites(dataSource: DataSource, texts: string[]): void 
     const held = heldBy(connection);
     const named = texts.map((text) => ({ text, name: pipelinedName(text) })).filter(({ name }) => !held.has(name));
     if (named.length === 0) return;
-    // One query message runs as one implicit transaction: the settings end with it.
-    const script = [
-      KEPT_PLAN_SETTINGS,
-      ...named.flatMap(({ text, name }) => [`PREPARE ${name} AS ${text}`, `EXPLAIN EXECUTE ${name}(${parameterNulls(text)})`]),
-    ].join(';\n');
+    const script = named.flatMap(({ text, name }) => [`PREPARE ${name} AS ${text}`, `EXPLAIN EXECUTE ${name}(${parameterNulls(text)})`]).join(';\n');
     client.query(new PreparingQuery(script, named.map(({ name }) => name), held));
   });
 }
