@@ -184,7 +184,8 @@ async function main(): Promise<void> {
       cell(result.messages),
       ratio(result.messages, baseline.messages),
       cell(result.cpuMsPerOp),
-      `${result.setup.processes * POOL_SIZE}`,
+      // Reached directly, a process has a pool for write transactions beside its read pool.
+      `${result.setup.processes * POOL_SIZE * (result.setup.pooled ? 1 : 2)}`,
       `${result.backends}`,
     ];
   });
@@ -192,7 +193,7 @@ async function main(): Promise<void> {
   console.log(
     table(['setup', 'continuations/s', 'vs direct', 'messages/s', 'vs direct', 'server CPU ms/op', 'client conns', 'PG backends'], rows),
   );
-  console.log(`\nPostgreSQL max_connections: ${maxConnections}. "client conns": what the processes open (to PgBouncer when pooled); "PG backends": the most the database had during the load.`);
+  console.log(`\nPostgreSQL max_connections: ${maxConnections}. "client conns": the most the processes' pools open (to PgBouncer when pooled, where a process has one pool; reached directly, a read pool and a write pool); "PG backends": the most the database had during the load.`);
   log(`\nDone in ${((performance.now() - started) / 1000).toFixed(0)} s.`);
 }
 
