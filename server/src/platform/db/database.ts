@@ -136,6 +136,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     logging: ['query'],
     logger: queryCounter,
   } satisfies DataSourceOptions;
+  const pooled = { connectionTimeoutMillis: 10_000, idleTimeoutMillis: IDLE_CONNECTION_MS };
   const dataSource = new DataSource({
     ...connection,
     migrations,
@@ -145,7 +146,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // for the life of the connection, whatever the tables grow to; in write transactions, kept
     // statements run on their generic plans from the first call. Kept statements are therefore
     // written so that their generic plans use the indexes even on empty tables (test/query-plans).
-    extra: { connectionTimeoutMillis: 10_000, idleTimeoutMillis: IDLE_CONNECTION_MS, ...(embedded ? {} : { onConnect: settleAllocator }) },
+    extra: { ...pooled, ...(embedded ? {} : { onConnect: settleAllocator }) },
   });
   let writes: DataSource | null = null;
   const closeAll = async () => {
@@ -180,11 +181,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // connections of their own, which take the settings once rather than in every transaction.
     writes = new DataSource({
       ...connection,
-      extra: {
-        connectionTimeoutMillis: 10_000,
-        idleTimeoutMillis: IDLE_CONNECTION_MS,
-        onConnect: (client: Parameters<typeof planWritesOn>[0]) => settleAllocator(client).then(() => planWritesOn(client)),
-      },
+      extra: { ...pooled, onConnect: (client: Parameters<typeof planWritesOn>[0]) => settleAllocator(client).then(() => planWritesOn(client)) },
     });
     try {
       await writes.initialize();
