@@ -108,15 +108,7 @@ describe('request errors', () => {
     client = await server.newAccount('request-errors');
     await client.data('{ viewer { id } }');
   });
-  // What a previous test left running in the background (a key's first use recorded, a socket's
-  // subscriptions ended) is not counted as the next request's.
-  beforeEach(async () => {
-    let seen = -1;
-    while (seen !== server.app.database.queryCount()) {
-      seen = server.app.database.queryCount();
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
-  });
+  beforeEach(() => server.settledQueryCount());
   afterAll(() => server.close());
 
   describe.each(refusals)('$name', ({ query, variables, code, message }) => {

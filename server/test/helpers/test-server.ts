@@ -17,6 +17,12 @@ export interface TestServer {
   newAccount(name?: string): Promise<GraphQLTestClient>;
   /** The server's log lines so far (warn and above unless the test chose a level). */
   logLines(): string[];
+  /**
+   * Waits until the database has seen no new query for 300 ms, and returns the count then: what
+   * earlier requests left running in the background (a key's last use written, a socket's
+   * subscriptions ended) is not counted as the next request's.
+   */
+  settledQueryCount(): Promise<number>;
   /** Stops the server and starts it again on the same database and port, as after a restart. */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -84,6 +90,14 @@ export async function startTestServer(overrides: Partial<AppConfig> = {}): Promi
     url: app.url,
     admin,
     logLines: () => logged,
+    async settledQueryCount() {
+      let seen = -1;
+      while (seen !== app.database.queryCount()) {
+        seen = app.database.queryCount();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      return seen;
+    },
     async newAccount(name = 'tester') {
       const data = await admin.data<{ createAccount: { apiKey: string } }>(
         'mutation ($name: String!) { createAccount(name: $name) { apiKey } }',
