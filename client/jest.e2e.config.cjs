@@ -9,7 +9,7 @@ module.exports = {
   // Starting the server (a fresh embedded database) and a browser takes seconds, not milliseconds.
   testTimeout: 120_000,
   // Two files at a time, as the server suite runs: a file spends much of its time waiting on its
-  // server and its browser, and on two cores the stage took a fifth less.
+  // server and its browser.
   maxWorkers: 2,
   // One migrated embedded database for the run, copied by each test's server (e2e/api-server.ts).
   globalSetup: '<rootDir>/e2e/global-setup.ts',
