@@ -109,11 +109,16 @@ behindPooler('a server behind a transaction pooler', () => {
   });
 
   describe('a migration through the pooler', () => {
+    let database: Awaited<ReturnType<typeof isolatedServerDatabase>>;
     let server: TestServer;
-    afterAll(() => server?.close());
+    afterAll(async () => {
+      await server?.close();
+      await database?.drop();
+    });
 
     it('migrates an empty database while the pooler hands each transaction any backend', async () => {
-      server = await startTestServer({ agent: { ...DEFAULT_AGENT_CONFIG, provider: 'builtin' } });
+      database = await isolatedServerDatabase({ empty: true });
+      server = await startTestServer({ agent: { ...DEFAULT_AGENT_CONFIG, provider: 'builtin' }, databaseUrl: database.databaseUrl, dataDir: database.dataDir });
       expect(server.app.database.poolMode).toBe('transaction');
       const client = await server.newAccount();
       const session = await createSession(client, 'migrated through the pooler');

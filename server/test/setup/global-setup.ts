@@ -20,4 +20,5 @@ export default async function globalSetup(): Promise<void> {
     process.env[`TEST_DATABASE_ADMIN_URL_${index + 1}`] = adminUrl;
   });
   if (database.templateDir) process.env.TEST_TEMPLATE_DIR = database.templateDir;
+  if (database.templateDatabase) process.env.TEST_TEMPLATE_DATABASE = database.templateDatabase;
 }

@@ -13,6 +13,8 @@ export interface TestDatabase {
    * create and drop databases beside it.
    */
   workerUrls?: { url: string; adminUrl: string }[];
+  /** The migrated PostgreSQL database the workers' databases were copied from, to copy again (isolatedServerDatabase). */
+  templateDatabase?: string;
   /** A migrated embedded data folder that each test server copies (when it is not). */
   templateDir?: string;
   drop(): Promise<void>;
@@ -96,6 +98,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   for (const worker of workers) await adminQuery(serverUrl, `CREATE DATABASE ${worker} TEMPLATE ${name}`);
   return {
     workerUrls: workers.map((worker) => ({ url: throughPooler(named(worker)), adminUrl: named(worker) })),
+    templateDatabase: name,
     async drop() {
       await rm(scratch, { recursive: true, force: true });
       for (const database of [...workers, name]) await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
@@ -125,10 +128,11 @@ export async function testServerDatabase(): Promise<ServerDatabase> {
 
 /**
  * A database of its own for one test server, for servers that run an agent: their workers claim
- * any queued run in the database, so they must not share one with other suites. On PostgreSQL an
- * empty database that the server migrates on start; embedded copies are separate anyway.
+ * any queued run in the database, so they must not share one with other suites. On PostgreSQL a
+ * copy of the run's migrated database (a file copy, a fraction of migrating one), or with
+ * `empty` one that the server migrates on start; embedded copies are separate anyway.
  */
-export async function isolatedServerDatabase(): Promise<ServerDatabase> {
+export async function isolatedServerDatabase({ empty = false }: { empty?: boolean } = {}): Promise<ServerDatabase> {
   if (!process.env.TEST_DATABASE_URL) return testServerDatabase();
   const shared = process.env.TEST_DATABASE_ADMIN_URL!;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'sc-test-data-'));
@@ -136,7 +140,7 @@ export async function isolatedServerDatabase(): Promise<ServerDatabase> {
   const url = new URL(shared);
   const admin = new Client({ connectionString: shared });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(empty ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${process.env.TEST_TEMPLATE_DATABASE}`);
   await admin.end();
   url.pathname = `/${name}`;
   return {
