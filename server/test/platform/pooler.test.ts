@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { ConfigError, configFromEnv, DEFAULT_AGENT_CONFIG } from '../../src/config';
 import { openDatabase } from '../../src/platform/db/database';
 import { entities } from '../../src/modules/entities';
@@ -118,6 +119,11 @@ behindPooler('a server behind a transaction pooler', () => {
 
     it('migrates an empty database while the pooler hands each transaction any backend', async () => {
       database = await isolatedServerDatabase({ empty: true });
+      const direct = new Client({ connectionString: directUrl(database.databaseUrl!) });
+      await direct.connect();
+      const { rows } = await direct.query("SELECT to_regclass('sessions') AS sessions");
+      await direct.end();
+      expect(rows).toEqual([{ sessions: null }]);
       server = await startTestServer({ agent: { ...DEFAULT_AGENT_CONFIG, provider: 'builtin' }, databaseUrl: database.databaseUrl, dataDir: database.dataDir });
       expect(server.app.database.poolMode).toBe('transaction');
       const client = await server.newAccount();
