@@ -129,8 +129,8 @@ export async function testServerDatabase(): Promise<ServerDatabase> {
 /**
  * A database of its own for one test server, for servers that run an agent: their workers claim
  * any queued run in the database, so they must not share one with other suites. On PostgreSQL a
- * copy of the run's migrated database (a file copy, a fraction of migrating one), or with
- * `empty` one that the server migrates on start; embedded copies are separate anyway.
+ * copy of the run's migrated database (a file copy, a fraction of migrating one), or with `empty`
+ * an empty one that the server migrates on start; embedded, a copy of the template as always.
  */
 export async function isolatedServerDatabase({ empty = false }: { empty?: boolean } = {}): Promise<ServerDatabase> {
   if (!process.env.TEST_DATABASE_URL) return testServerDatabase();
