@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { collect, GraphQLTestClient } from '../helpers/graphql-client';
@@ -26,7 +25,7 @@ onPostgres('two server processes on one PostgreSQL', () => {
   async function start(extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
     const child = startServerProcess({
       DATABASE_URL: database.databaseUrl!,
-      DATA_DIR: await mkdtemp(path.join(tmpdir(), 'sc-worker-')),
+      DATA_DIR: await mkdtemp(path.join(database.dataDir, 'process-')),
       BOOTSTRAP_API_KEY: apiKey,
       MODEL_PROVIDER: 'openai',
       OPENAI_BASE_URL: fake.baseURL,

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -113,10 +113,15 @@ describe('export and import', () => {
     expect({ status: exported.status, type: exported.type }).toEqual({ status: 200, type: 'application/zip' });
     bundle = exported.bytes;
   });
-  afterAll(() => server.close());
+  let bundleFolder: string | undefined;
+  afterAll(async () => {
+    await server.close();
+    if (bundleFolder) rmSync(bundleFolder, { recursive: true, force: true });
+  });
 
   it('exports a lineage as a bundle that verifies offline with npm run verify -- --bundle', async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'bundle-')), 'lineage.zip');
+    bundleFolder = mkdtempSync(path.join(tmpdir(), 'bundle-'));
+    const file = path.join(bundleFolder, 'lineage.zip');
     writeFileSync(file, bundle);
     const { stdout } = await run('node', ['-r', '@swc-node/register', 'src/scripts/verify.ts', '--bundle', file], { cwd: path.resolve(__dirname, '..', '..') });
     expect(stdout).toContain('3 sessions');

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { PUBSUB_APPLICATION_NAME, PUBSUB_CHANNEL } from '../../src/platform/pubsub/postgres-event-target';
@@ -41,7 +40,7 @@ onPostgres('delivery between two server processes when the LISTEN connection dro
   async function start(): Promise<[ServerProcess, GraphQLTestClient]> {
     const child = startServerProcess({
       DATABASE_URL: database.databaseUrl!,
-      DATA_DIR: await mkdtemp(path.join(tmpdir(), 'sc-reconnect-')),
+      DATA_DIR: await mkdtemp(path.join(database.dataDir, 'process-')),
       BOOTSTRAP_API_KEY: apiKey,
       // Turn runs are queued (and published) but never executed: the test drives every change itself.
       MODEL_PROVIDER: 'builtin',

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { collect, GraphQLTestClient } from '../helpers/graphql-client';
 import { createSession } from '../helpers/continuations';
@@ -22,7 +21,7 @@ onPostgres('two server processes sharing publishes through Redis', () => {
   async function start(extraEnv: Record<string, string>): Promise<ServerProcess> {
     const child = startServerProcess({
       DATABASE_URL: database.databaseUrl!,
-      DATA_DIR: await mkdtemp(path.join(tmpdir(), 'sc-redis-')),
+      DATA_DIR: await mkdtemp(path.join(database.dataDir, 'process-')),
       BOOTSTRAP_API_KEY: apiKey,
       REDIS_URL,
       RUN_POLL_MS: '50',

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestServer, TestServer } from '../helpers/test-server';
@@ -6,13 +6,17 @@ import { PNG_1X1, uploaded } from '../helpers/attachments';
 
 describe('browser-facing headers', () => {
   let server: TestServer;
+  let clientDist: string;
 
   beforeAll(async () => {
-    const clientDist = await mkdtemp(path.join(tmpdir(), 'sc-client-'));
+    clientDist = await mkdtemp(path.join(tmpdir(), 'sc-client-'));
     await writeFile(path.join(clientDist, 'index.html'), '<!doctype html><title>client</title>');
     server = await startTestServer({ clientDist });
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await rm(clientDist, { recursive: true, force: true });
+  });
 
   it("serves the client with a policy allowing only its own scripts, no framing, and connections to the API and its WebSocket", async () => {
     for (const page of ['/', '/sessions/anything']) {
