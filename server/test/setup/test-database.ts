@@ -128,8 +128,8 @@ export async function testServerDatabase(): Promise<ServerDatabase> {
 
 /**
  * Copies a folder and everything in it. Node's `fs.cp` checks each entry several times over: in a
- * run of the suite its copies of the template (1,100 files) took a median 0.8 s each, these 0.13
- * s, and a run makes some hundred of them.
+ * run of the suite its copies of the template (1,100 files) took a median of 0.8 s each and these
+ * 0.13 s, and a run makes some hundred of them.
  */
 async function copyFolder(from: string, to: string): Promise<void> {
   await mkdir(to, { recursive: true });
