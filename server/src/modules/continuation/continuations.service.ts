@@ -77,7 +77,7 @@ export interface ContinueOptions {
   originId?: string;
   /** Recommendations read ahead ({@link ContinuationService.recommendationsAhead}): used when the request asks for the same. */
   recommendedAhead?: RecommendationsAhead;
-  /** Told what is written just before the commit is sent, so before it is known to succeed: a worker may begin the successor's first model call meanwhile. */
+  /** Told what is written before the commit is sent, so before it is known to succeed: a worker may begin the successor's first model call, which the commit waits a turn of the event loop for. */
   beforeCommit?: (result: ContinuationResult) => void;
 }
 

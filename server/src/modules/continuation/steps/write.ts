@@ -65,7 +65,10 @@ export interface ContinuationWrite {
   leaseTo: { owner: string; leaseMs: number } | null;
   /** Announcements of what the transaction wrote before (a settled run), queued with the rest. */
   webhooks: WebhookEvent[];
-  /** Told what is written just before the commit is sent; it is not committed yet, and may never be. */
+  /**
+   * Told what is written before the statement that commits it is built, which waits a turn of the
+   * event loop; it is not committed yet, and may never be.
+   */
   beforeCommit?: (written: Written) => void;
 }
 
@@ -129,8 +132,7 @@ export async function writeContinuation(transaction: WriteTransaction, policy: C
     .map((pending) => Object.assign(pending, { sessionId: successor.id, updatedAt: now }));
   const successorPlan = revisions.find((revision) => revision.sessionId === successor.id) ?? null;
   const written = { edge, successor, run, manifest, movedRuns, successorPlan, predecessorEvents: carded.events, successorEvents };
-  // Before the statement is built and sent: a successor's first model call leaves that much sooner.
-  write.beforeCommit?.(written);
+  await tellBeforeCommit(write, written);
   const statement = new CombinedStatement(manager)
     .insert(SessionEntity, [successor])
     .insert(EventEntity, [...successorEvents, ...carded.events])
@@ -187,6 +189,17 @@ const COUNT_IN_RATE_WINDOW = `INSERT INTO continuation_rate_windows AS stored (a
                           ELSE 0 END,
     current_count = CASE WHEN excluded.window_start <= stored.window_start THEN stored.current_count + 1 ELSE 1 END,
     window_start = greatest(stored.window_start, excluded.window_start)`;
+
+/**
+ * Tells `beforeCommit`, if given, what is written, and leaves the rest of this turn of the event
+ * loop to a successor's first model call begun there: its request gets under way before the
+ * statement is built and sent. The user waits for the model, not for the commit.
+ */
+async function tellBeforeCommit(write: ContinuationWrite, written: Written): Promise<void> {
+  if (!write.beforeCommit) return;
+  write.beforeCommit(written);
+  await new Promise((resolve) => setImmediate(resolve));
+}
 
 interface WriteIds {
   now: Date;
