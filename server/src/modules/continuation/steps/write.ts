@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Actor, ContinueSessionRequest, Handoff, PlanTransfer, describeCarried, normalizeHandoff } from '../continuations';
 import { ContextSectionKind, ManifestItemStatus, Projection } from '../projection/model';
 import { RunKind, RunStatus } from '../../conversation/runs';
@@ -198,7 +199,7 @@ const COUNT_IN_RATE_WINDOW = `INSERT INTO continuation_rate_windows AS stored (a
 async function tellBeforeCommit(write: ContinuationWrite, written: Written): Promise<void> {
   if (!write.beforeCommit) return;
   write.beforeCommit(written);
-  await new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
 }
 
 interface WriteIds {
