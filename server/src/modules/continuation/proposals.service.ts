@@ -1,4 +1,5 @@
-import { DataSource, In } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { accountRows } from '../../platform/db/rows';
 import { Actor, ContinueSessionRequest, validateContinueSessionRequest } from './continuations';
 import { ErrorCode, Outcome, fail, succeed, notFound, notFoundFailure } from '../../shared/errors';
 import { isId, newRowId } from '../../shared/ids';
@@ -240,8 +241,7 @@ export class ProposalService {
   }
 
   async proposalsByIds(accountId: string, ids: readonly string[]): Promise<(ContinuationProposalEntity | null)[]> {
-    const valid = ids.filter(isId);
-    const found = valid.length ? await this.dataSource.manager.findBy(ContinuationProposalEntity, { id: In(valid), accountId }) : [];
+    const found = await accountRows(this.dataSource.manager, ContinuationProposalEntity, 'id', accountId, ids);
     return alignOne(ids, found, (proposal) => proposal.id);
   }
 

@@ -1,4 +1,5 @@
-import { DataSource, In } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { accountRows } from '../../platform/db/rows';
 import { ContextUsage, contextTokens } from './context-usage';
 import { ErrorCode, Outcome, fail, succeed, notFound } from '../../shared/errors';
 import { isId } from '../../shared/ids';
@@ -103,8 +104,7 @@ export class RunService {
 
   /** Runs of one account by id, aligned with `ids` (null where absent): a DataLoader batch function. */
   async runsByIds(accountId: string, ids: readonly string[]): Promise<(RunEntity | null)[]> {
-    const valid = ids.filter(isId);
-    const rows = valid.length ? await this.dataSource.manager.findBy(RunEntity, { id: In(valid), accountId }) : [];
+    const rows = await accountRows(this.dataSource.manager, RunEntity, 'id', accountId, ids);
     return alignOne(ids, rows, (run) => run.id);
   }
 

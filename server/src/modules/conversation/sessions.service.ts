@@ -1,4 +1,5 @@
-import { DataSource, In } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { accountRows } from '../../platform/db/rows';
 import { ErrorCode, Outcome, fail, succeed, notFound } from '../../shared/errors';
 import { isId } from '../../shared/ids';
 import { DEFAULT_PAGE_SIZE, decodeCursor, encodeCursor, validatePageSize } from '../../shared/pagination';
@@ -77,10 +78,7 @@ export class SessionService {
 
   /** Child sessions (delegated work) of each parent, oldest first, aligned with `parentIds`: a DataLoader batch function. */
   async childrenOf(accountId: string, parentIds: readonly string[]): Promise<SessionEntity[][]> {
-    const valid = parentIds.filter(isId);
-    const rows = valid.length
-      ? await this.dataSource.manager.find(SessionEntity, { where: { accountId, parentId: In(valid) }, order: { createdAt: 'ASC', id: 'ASC' } })
-      : [];
+    const rows = await accountRows(this.dataSource.manager, SessionEntity, 'parent_id', accountId, parentIds, 'ORDER BY created_at, id');
     return alignMany(parentIds, rows, (session) => session.parentId!);
   }
 
@@ -92,8 +90,7 @@ export class SessionService {
 
   /** Sessions of one account by id, aligned with `ids` (null where absent): a DataLoader batch function. */
   async sessionsByIds(accountId: string, ids: readonly string[]): Promise<(SessionEntity | null)[]> {
-    const validIds = ids.filter(isId);
-    const rows = validIds.length ? await this.dataSource.manager.findBy(SessionEntity, { id: In(validIds), accountId }) : [];
+    const rows = await accountRows(this.dataSource.manager, SessionEntity, 'id', accountId, ids);
     return alignOne(ids, rows, (session) => session.id);
   }
 

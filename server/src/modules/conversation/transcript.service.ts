@@ -1,4 +1,5 @@
-import { Between, DataSource, EntityManager, In } from 'typeorm';
+import { Between, DataSource, EntityManager } from 'typeorm';
+import { accountRows } from '../../platform/db/rows';
 import { ErrorCode, Outcome, fail, succeed, notFound } from '../../shared/errors';
 import { EventPageArgs, EventWindow, eventWindow } from './event-window';
 import { isId } from '../../shared/ids';
@@ -222,8 +223,7 @@ export class TranscriptService {
 
   /** Events of one account by id, aligned with `ids` (null where absent): a DataLoader batch function. */
   async eventsByIds(accountId: string, ids: readonly string[]): Promise<(EventEntity | null)[]> {
-    const validIds = ids.filter(isId);
-    const rows = validIds.length ? await this.dataSource.manager.findBy(EventEntity, { id: In(validIds), accountId }) : [];
+    const rows = await accountRows(this.dataSource.manager, EventEntity, 'id', accountId, ids);
     return alignOne(ids, rows, (event) => event.id);
   }
 

@@ -1,6 +1,5 @@
 import { DataSource, In } from 'typeorm';
 import { Outcome, succeed, notFound } from '../../../shared/errors';
-import { isId } from '../../../shared/ids';
 import { RecalledSource } from '../../../shared/recall';
 import { itemBoundIds, overlappedOmissions, recalledItems } from '../projection/recall';
 import { EventEntity } from '../../conversation/event.entity';
@@ -11,6 +10,7 @@ import { currentContinuation, LineageTreeNode, lineagePath, lineageTree } from '
 import { alignMany, alignOne } from '../../../shared/batch';
 import { Viewer } from '../../../shared/viewer';
 import { HistoryReads, primaryReads } from '../../../platform/db/history-reads';
+import { accountRows } from '../../../platform/db/rows';
 
 /** Reads of continuation lineage, all scoped to one account. Batch methods serve DataLoaders. */
 export class LineageService {
@@ -25,35 +25,26 @@ export class LineageService {
   }
 
   async edgesByIds(accountId: string, ids: readonly string[]): Promise<(ContinuationEdgeEntity | null)[]> {
-    const valid = ids.filter(isId);
-    const rows = valid.length ? await this.manager.findBy(ContinuationEdgeEntity, { accountId, id: In(valid) }) : [];
-    return alignOne(ids, rows, (edge) => edge.id);
+    return alignOne(ids, await accountRows(this.manager, ContinuationEdgeEntity, 'id', accountId, ids), (edge) => edge.id);
   }
 
   /** The edge into each session (a session has at most one predecessor). */
   async edgesBySuccessorIds(accountId: string, ids: readonly string[]): Promise<(ContinuationEdgeEntity | null)[]> {
-    const rows = await this.manager.findBy(ContinuationEdgeEntity, { accountId, successorId: In([...ids]) });
-    return alignOne(ids, rows, (edge) => edge.successorId);
+    return alignOne(ids, await accountRows(this.manager, ContinuationEdgeEntity, 'successor_id', accountId, ids), (edge) => edge.successorId);
   }
 
   /** The edges out of each session, newest first. */
   async edgesByPredecessorIds(accountId: string, ids: readonly string[]): Promise<ContinuationEdgeEntity[][]> {
-    const rows = await this.manager.find(ContinuationEdgeEntity, {
-      where: { accountId, predecessorId: In([...ids]) },
-      order: { createdAt: 'DESC', id: 'DESC' },
-    });
+    const rows = await accountRows(this.manager, ContinuationEdgeEntity, 'predecessor_id', accountId, ids, 'ORDER BY created_at DESC, id DESC');
     return alignMany(ids, rows, (edge) => edge.predecessorId);
   }
 
   async manifestsByIds(accountId: string, ids: readonly string[]): Promise<(ProjectionManifestEntity | null)[]> {
-    const valid = ids.filter(isId);
-    const rows = valid.length ? await this.manager.findBy(ProjectionManifestEntity, { accountId, id: In(valid) }) : [];
-    return alignOne(ids, rows, (manifest) => manifest.id);
+    return alignOne(ids, await accountRows(this.manager, ProjectionManifestEntity, 'id', accountId, ids), (manifest) => manifest.id);
   }
 
   async manifestsByEdgeIds(accountId: string, ids: readonly string[]): Promise<(ProjectionManifestEntity | null)[]> {
-    const rows = await this.manager.findBy(ProjectionManifestEntity, { accountId, edgeId: In([...ids]) });
-    return alignOne(ids, rows, (manifest) => manifest.edgeId);
+    return alignOne(ids, await accountRows(this.manager, ProjectionManifestEntity, 'edge_id', accountId, ids), (manifest) => manifest.edgeId);
   }
 
   /**
