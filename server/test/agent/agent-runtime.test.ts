@@ -148,6 +148,10 @@ describe('the agent runtime with the built-in agent', () => {
       { id: session },
     );
     expect(read.runs.map((run) => run.id)).toEqual(posted.slice(1));
+    const { session: none } = await client.data<{ session: { runs: { id: string }[] } }>('query ($id: ID!) { session(id: $id) { runs(last: 0) { id } } }', {
+      id: session,
+    });
+    expect(none.runs).toEqual([]);
     const refused = await client.request('query ($id: ID!) { session(id: $id) { runs(last: 101) { id } } }', { id: session });
     expect(refused.errors?.[0]?.extensions?.code).toBe('INVALID_INPUT');
   });

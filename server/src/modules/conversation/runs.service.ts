@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
-import { accountRows } from '../../platform/db/rows';
+import { runRead } from '../../platform/db/read-batch';
+import { accountRows, entitiesRead } from '../../platform/db/rows';
 import { ContextUsage, contextTokens } from './context-usage';
 import { ErrorCode, Outcome, fail, succeed, notFound } from '../../shared/errors';
 import { isId } from '../../shared/ids';
@@ -98,8 +99,8 @@ export class RunService {
   }
 
   /** A run of the account as stored now (its output as far as produced), or null. */
-  findRun(viewer: Viewer, runId: string): Promise<RunEntity | null> {
-    return isId(runId) ? this.dataSource.manager.findOneBy(RunEntity, { id: runId, accountId: viewer.accountId }) : Promise.resolve(null);
+  async findRun(viewer: Viewer, runId: string): Promise<RunEntity | null> {
+    return (await this.runsByIds(viewer.accountId, [runId]))[0];
   }
 
   /** Runs of one account by id, aligned with `ids` (null where absent): a DataLoader batch function. */
@@ -166,9 +167,10 @@ export class RunService {
 
   /** A session's runs, oldest first, optionally of one status, optionally only the newest `last`. */
   async sessionRuns(session: SessionEntity, status?: RunStatus | null, last?: number | null): Promise<RunEntity[]> {
-    const where = { sessionId: session.id, ...(status ? { status } : {}) };
-    if (last == null) return this.dataSource.manager.find(RunEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } });
-    const newest = await this.dataSource.manager.find(RunEntity, { where, order: { createdAt: 'DESC', id: 'DESC' }, take: last });
+    const manager = this.dataSource.manager;
+    const where = 'WHERE session_id = $1 AND ($2::text IS NULL OR status = $2::text)';
+    if (last == null) return runRead(manager, entitiesRead(manager, RunEntity, `${where} ORDER BY created_at, id`, [session.id, status ?? null]));
+    const newest = await runRead(manager, entitiesRead(manager, RunEntity, `${where} ORDER BY created_at DESC, id DESC LIMIT $3`, [session.id, status ?? null, last]));
     return newest.reverse();
   }
 }

@@ -83,9 +83,8 @@ export class SessionService {
   }
 
   /** The viewer's session, or null when it does not exist in the viewer's account. */
-  findSession(viewer: Viewer, id: string): Promise<SessionEntity | null> {
-    if (!isId(id)) return Promise.resolve(null);
-    return this.dataSource.manager.findOneBy(SessionEntity, { id, accountId: viewer.accountId });
+  async findSession(viewer: Viewer, id: string): Promise<SessionEntity | null> {
+    return (await this.sessionsByIds(viewer.accountId, [id]))[0];
   }
 
   /** Sessions of one account by id, aligned with `ids` (null where absent): a DataLoader batch function. */

@@ -160,9 +160,8 @@ export class TranscriptService {
   }
 
   /** The viewer's event, or null when it does not exist in the viewer's account. */
-  findEvent(viewer: Viewer, id: string): Promise<EventEntity | null> {
-    if (!isId(id)) return Promise.resolve(null);
-    return this.dataSource.manager.findOneBy(EventEntity, { id, accountId: viewer.accountId });
+  async findEvent(viewer: Viewer, id: string): Promise<EventEntity | null> {
+    return (await this.eventsByIds(viewer.accountId, [id]))[0];
   }
 
   /**
