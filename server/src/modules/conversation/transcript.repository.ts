@@ -223,6 +223,11 @@ export function eventById(manager: EntityManager, id: string): Read<EventEntity 
   return firstOf(entitiesRead(manager, EventEntity, 'WHERE id = $1', [id]));
 }
 
+/** A session's events from `fromSeq` to `toSeq`, in order. */
+export function eventsBetween(manager: EntityManager, sessionId: string, fromSeq: number, toSeq: number): Read<EventEntity[]> {
+  return entitiesRead(manager, EventEntity, 'WHERE session_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq', [sessionId, fromSeq, toSeq]);
+}
+
 /** A session's events at the given positions, in order. */
 export function eventsAtSeqs(manager: EntityManager, sessionId: string, seqs: number[]): Read<EventEntity[]> {
   return entitiesRead(manager, EventEntity, 'WHERE session_id = $1 AND seq = ANY($2::int[]) ORDER BY seq', [sessionId, seqs]);

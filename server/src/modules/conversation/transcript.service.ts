@@ -1,4 +1,5 @@
-import { Between, DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { runRead } from '../../platform/db/read-batch';
 import { accountRows } from '../../platform/db/rows';
 import { ErrorCode, Outcome, fail, succeed, notFound } from '../../shared/errors';
 import { EventPageArgs, EventWindow, eventWindow } from './event-window';
@@ -12,7 +13,7 @@ import { EventEntity } from './event.entity';
 import { SessionEntity } from './session.entity';
 import { RunEntity } from './run.entity';
 import type { WritableSessions } from './writable-sessions.service';
-import { chainEvents, lockForMessage, withAppended } from './transcript.repository';
+import { chainEvents, eventsBetween, lockForMessage, withAppended } from './transcript.repository';
 import { CombinedStatement } from '../../platform/db/statement';
 import { inWriteTransaction } from '../../platform/db/write-transaction';
 import { HistoryReads, primaryReads } from '../../platform/db/history-reads';
@@ -152,7 +153,7 @@ export class TranscriptService {
    * primary answers, so that a page is never short.
    */
   private completeRange(accountId: string, sessionId: string, fromSeq: number, toSeq: number): Promise<EventEntity[]> {
-    const range = (manager: EntityManager) => manager.find(EventEntity, { where: { sessionId, seq: Between(fromSeq, toSeq) }, order: { seq: 'ASC' } });
+    const range = (manager: EntityManager) => runRead(manager, eventsBetween(manager, sessionId, fromSeq, toSeq));
     return this.history.read(accountId, async (manager, onReplica) => {
       const events = await range(manager);
       return onReplica && events.length < toSeq - fromSeq + 1 ? range(this.dataSource.manager) : events;
@@ -213,10 +214,8 @@ export class TranscriptService {
   /** Events with `afterSeq < seq <= untilSeq`, read a page at a time. */
   private async *eventsAfter(sessionId: string, afterSeq: number, untilSeq: number): AsyncGenerator<EventEntity> {
     for (let from = afterSeq + 1; from <= untilSeq; from += MAX_PAGE_SIZE) {
-      yield* await this.dataSource.manager.find(EventEntity, {
-        where: { sessionId, seq: Between(from, Math.min(untilSeq, from + MAX_PAGE_SIZE - 1)) },
-        order: { seq: 'ASC' },
-      });
+      const manager = this.dataSource.manager;
+      yield* await runRead(manager, eventsBetween(manager, sessionId, from, Math.min(untilSeq, from + MAX_PAGE_SIZE - 1)));
     }
   }
 
