@@ -156,6 +156,41 @@ describe('the agent runtime with the built-in agent', () => {
     expect(refused.errors?.[0]?.extensions?.code).toBe('INVALID_INPUT');
   });
 
+  it("a list of sessions answers each session's own runs, read in one statement per field however long the list", async () => {
+    const posted: Record<string, string[]> = {};
+    for (const [title, texts] of [['two turns', ['first', 'second']], ['one turn', ['only']], ['no turn', []]] as const) {
+      const session = await createSession(client, title);
+      posted[session] = [];
+      for (const text of texts) {
+        posted[session].push((await post(client, session, text)).run.id);
+        await settledRuns(client, session);
+      }
+    }
+    const runsRead: string[] = [];
+    const logger = server.app.database.dataSource.logger;
+    const logQuery = logger.logQuery.bind(logger);
+    logger.logQuery = (query, parameters, runner) => {
+      const text = typeof query === 'string' ? query : (query as { text: string }).text;
+      if (/^SELECT\b[^]*\bFROM runs\b/.test(text.trim())) runsRead.push(text);
+      return logQuery(query, parameters, runner);
+    };
+    type Listed = { id: string; all: { id: string }[]; newest: { id: string }[]; succeeded: { id: string }[]; failed: { id: string }[] };
+    const { sessions } = await client.data<{ sessions: { edges: { node: Listed }[] } }>(
+      `{ sessions(first: 50) { edges { node { id all: runs { id } newest: runs(last: 1) { id } succeeded: runs(status: SUCCEEDED) { id } failed: runs(status: FAILED) { id } } } } }`,
+    );
+    logger.logQuery = logQuery;
+    const listed = sessions.edges.map(({ node }) => node).filter((node) => node.id in posted);
+    expect(listed).toHaveLength(3);
+    for (const node of listed) {
+      const ids = posted[node.id];
+      expect(node.all.map((run) => run.id)).toEqual(ids);
+      expect(node.newest.map((run) => run.id)).toEqual(ids.slice(-1));
+      expect(node.succeeded.map((run) => run.id)).toEqual(ids);
+      expect(node.failed).toEqual([]);
+    }
+    expect(runsRead).toHaveLength(4);
+  });
+
   it('retryRun refuses a run that did not fail, and an unknown run', async () => {
     const session = await createSession(client, 'retry');
     const { run } = await post(client, session, 'hello');

@@ -189,7 +189,7 @@ async function useTheApi(server: TestServer): Promise<void> {
     `query ($id: ID!, $from: ID!, $to: ID!, $phrase: String!) {
       attachment(cid: "${notes.cid}") { name }
       session(id: $id) { events(first: 5) { edges { node { attachments { cid } } } } lineage { id } lineageTree { session { id } } currentContinuation { id } continuedFrom { manifest { items { kind } } } }
-      sessions(first: 10) { edges { node { id } } }
+      sessions(first: 10) { edges { node { id runs { id } newest: runs(last: 5) { id } failed: runs(status: FAILED, last: 5) { id } } } }
       eventRange(sessionId: $from, fromEventId: $to, toEventId: $to) { id }
       inLineage: searchEvents(query: "index plan statement", sessionId: $id) { totalCount edges { node { snippet } } }
       inAccount: searchEvents(query: $phrase) { totalCount }

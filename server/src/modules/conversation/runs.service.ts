@@ -1,6 +1,5 @@
 import { DataSource } from 'typeorm';
-import { runRead } from '../../platform/db/read-batch';
-import { accountRows, entitiesRead } from '../../platform/db/rows';
+import { accountRows } from '../../platform/db/rows';
 import { ContextUsage, contextTokens } from './context-usage';
 import { ErrorCode, Outcome, fail, succeed, notFound } from '../../shared/errors';
 import { isId } from '../../shared/ids';
@@ -8,14 +7,20 @@ import { ACTIVE_RUN_STATUSES, RunKind, RunStatus, cancelledDelegation } from './
 import { EventKind } from './transcript';
 import { EventEntity } from './event.entity';
 import { RunEntity } from './run.entity';
-import type { SessionEntity } from './session.entity';
 import { cancelRunRow, requeueFailedRun } from './run.repository';
 import { EventDraft, appendEvents, lockSession } from './transcript.repository';
 import type { WritableSessions } from './writable-sessions.service';
 import { SessionStatus } from './sessions';
-import { alignOne } from '../../shared/batch';
+import { alignMany, alignOne } from '../../shared/batch';
 import { ConversationNotifier } from './notifications';
 import { Viewer } from '../../shared/viewer';
+
+/** Which of a session's runs a field asks for: all (`last` null) or the newest `last`, of any status (null) or one. */
+export interface SessionRunsKey {
+  sessionId: string;
+  status: RunStatus | null;
+  last: number | null;
+}
 
 export interface UsageSettings {
   windowTokens: number;
@@ -165,12 +170,30 @@ export class RunService {
     return alignOne(ids, usages, (entry) => entry.id).map((entry) => entry?.usage ?? null);
   }
 
-  /** A session's runs, oldest first, optionally of one status, optionally only the newest `last`. */
-  async sessionRuns(session: SessionEntity, status?: RunStatus | null, last?: number | null): Promise<RunEntity[]> {
-    const manager = this.dataSource.manager;
-    const where = 'WHERE session_id = $1 AND ($2::text IS NULL OR status = $2::text)';
-    if (last == null) return runRead(manager, entitiesRead(manager, RunEntity, `${where} ORDER BY created_at, id`, [session.id, status ?? null]));
-    const newest = await runRead(manager, entitiesRead(manager, RunEntity, `${where} ORDER BY created_at DESC, id DESC LIMIT $3`, [session.id, status ?? null, last]));
-    return newest.reverse();
+  /**
+   * Runs of many sessions of one account, each session's oldest first, optionally of one status,
+   * optionally only the newest `last`: a DataLoader batch function, one statement per distinct
+   * status and `last` asked, however many sessions a list shows.
+   */
+  async runsOfSessions(accountId: string, keys: readonly SessionRunsKey[]): Promise<RunEntity[][]> {
+    const groups = new Map<string, SessionRunsKey[]>();
+    for (const key of keys) {
+      const group = `${key.status} ${key.last}`;
+      groups.set(group, [...(groups.get(group) ?? []), key]);
+    }
+    const found = new Map<SessionRunsKey, RunEntity[]>();
+    const each = 'AND ($3::text IS NULL OR status = $3::text) ORDER BY created_at DESC, id DESC LIMIT $4';
+    await Promise.all(
+      [...groups.values()].map(async (group) => {
+        const sessionIds = group.map((key) => key.sessionId);
+        const { status, last } = group[0];
+        const rows = await accountRows(this.dataSource.manager, RunEntity, 'session_id', accountId, sessionIds, 'ORDER BY created_at, id', {
+          text: each,
+          values: [status, last],
+        });
+        alignMany(sessionIds, rows, (run) => run.sessionId).forEach((runs, index) => found.set(group[index], runs));
+      }),
+    );
+    return keys.map((key) => found.get(key)!);
   }
 }

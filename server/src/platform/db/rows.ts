@@ -114,11 +114,18 @@ export function entitiesRead<T extends ObjectLiteral>(manager: EntityManager, ta
   };
 }
 
+/** SQL narrowing and ordering each id's rows inside its probe (after the account's filter), its parameters numbered from $3. */
+export interface EachIdRows {
+  text: string;
+  values: unknown[];
+}
+
 /**
  * An account's entities whose `column` (a uuid column, indexed) is one of `ids` (those that are ids
- * at all), then `order` (of the table's columns): the batch a GraphQL loader reads on nearly every
- * request, as a kept statement. One index probe per id, whatever the table held when the
- * connection planned it: a generic plan of `column = ANY($2)` reads a small table whole.
+ * at all), each id's rows narrowed by `each`, then `order` (of the table's columns): the batch a
+ * GraphQL loader reads on nearly every request, as a kept statement. One index probe per id,
+ * whatever the table held when the connection planned it: a generic plan of `column = ANY($2)`
+ * reads a small table whole.
  */
 export async function accountRows<T extends ObjectLiteral>(
   manager: EntityManager,
@@ -127,13 +134,15 @@ export async function accountRows<T extends ObjectLiteral>(
   accountId: string,
   ids: readonly string[],
   order = '',
+  each: EachIdRows = { text: '', values: [] },
 ): Promise<T[]> {
   const wanted = [...new Set(ids.filter(isId))];
   if (wanted.length === 0) return [];
   const { tableName } = mappingOf(manager, target);
   const text = `SELECT ${columnList(manager, target, 'found')} FROM unnest($2::uuid[]) AS wanted (key)
-    CROSS JOIN LATERAL (SELECT * FROM ${tableName} WHERE ${column} = wanted.key AND account_id = $1 OFFSET 0) found ${order}`;
-  return runRead(manager, { text, values: [accountId, wanted], result: (rows) => rows.map((row) => entityFromRow(manager, target, row)) });
+    CROSS JOIN LATERAL (SELECT * FROM ${tableName} WHERE ${column} = wanted.key AND account_id = $1 ${each.text} OFFSET 0) found ${order}`;
+  const values = [accountId, wanted, ...each.values];
+  return runRead(manager, { text, values, result: (rows) => rows.map((row) => entityFromRow(manager, target, row)) });
 }
 
 /** The first entity a read of entities finds, or null. */

@@ -9,7 +9,7 @@ import type { ContextUsage } from '../context-usage';
 import type { ConversationTopics } from '../conversation.topics';
 import type { EventEntity } from '../event.entity';
 import type { RunEntity } from '../run.entity';
-import type { RunService } from '../runs.service';
+import type { RunService, SessionRunsKey } from '../runs.service';
 import type { SessionEntity } from '../session.entity';
 import type { SessionService } from '../sessions.service';
 import type { TranscriptService } from '../transcript.service';
@@ -26,6 +26,7 @@ export interface ConversationLoaders extends AttachmentLoaders {
   eventById: DataLoader<string, EventEntity | null>;
   runById: DataLoader<string, RunEntity | null>;
   childrenByParentId: DataLoader<string, SessionEntity[]>;
+  runsOfSession: DataLoader<SessionRunsKey, RunEntity[], string>;
   contextUsageBySessionId: DataLoader<string, ContextUsage | null>;
 }
 
@@ -42,6 +43,8 @@ export const conversationLoaders: LoaderFactories<ConversationLoaders, Conversat
   eventById: ({ accountId }, services) => new DataLoader((ids) => services.transcript.eventsByIds(accountId, ids)),
   runById: ({ accountId }, services) => new DataLoader((ids) => services.runs.runsByIds(accountId, ids)),
   childrenByParentId: ({ accountId }, services) => new DataLoader((ids) => services.sessions.childrenOf(accountId, ids)),
+  runsOfSession: ({ accountId }, services) =>
+    new DataLoader((keys) => services.runs.runsOfSessions(accountId, keys), { cacheKeyFn: ({ sessionId, status, last }) => `${sessionId} ${status} ${last}` }),
   contextUsageBySessionId: ({ accountId }, services) => new DataLoader((ids) => services.runs.contextUsage(accountId, ids)),
 };
 

@@ -106,7 +106,7 @@ export class SessionResolver {
         details: [{ path: ['last'], message: `Got ${last}.` }],
       });
     }
-    return ctx.services.runs.sessionRuns(session, status, last);
+    return ctx.loaders.runsOfSession.load({ sessionId: session.id, status: status ?? null, last: last ?? null });
   }
 
   @FieldResolver(() => EventConnection, {
