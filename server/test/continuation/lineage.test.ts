@@ -105,6 +105,45 @@ describe('lineage', () => {
     expect(many.queries).toBe(few.queries);
   }, 60_000);
 
+  it("lists lineages with each one's current continuation, its activity and its whole tree in a constant number of queries", async () => {
+    const lister = await server.newAccount('sidebar');
+    const measure = async () => {
+      const before = await knownKeySettled(lister);
+      const { sessions } = await lister.data<any>(`query { sessions(first: 50, rootsOnly: true) { edges { node {
+        id currentContinuation { id runs(last: 5) { id } pendingProposal { id } }
+        lineageTree { depth session { id } edge { predecessor { id title } } } } } } }`);
+      return { queries: server.app.database.queryCount() - before, lineages: sessions.edges.map((edge: any) => edge.node) };
+    };
+    const lineages = new Map<string, string[]>();
+    const grow = async (count: number) => {
+      for (let i = 0; i < count; i += 1) {
+        const root = await createSession(lister, `root ${i}`);
+        await postMessage(lister, root, 'hello');
+        const first = await continueSession(lister, continuation(root));
+        await settleRuns(server, first.successor!.id);
+        const second = await continueSession(lister, continuation(first.successor!.id));
+        lineages.set(root, [root, first.successor!.id, second.successor!.id]);
+      }
+    };
+    await grow(2);
+    const few = await measure();
+    await grow(18);
+    const many = await measure();
+    expect(few.lineages).toHaveLength(2);
+    expect(many.lineages).toHaveLength(20);
+    for (const node of many.lineages) {
+      const [root, middle, head] = lineages.get(node.id)!;
+      expect(node.currentContinuation).toMatchObject({ id: head, pendingProposal: null });
+      expect(node.currentContinuation.runs).toHaveLength(1);
+      expect(node.lineageTree.map((tree: any) => [tree.depth, tree.session.id, tree.edge?.predecessor.id ?? null])).toEqual([
+        [0, root, null],
+        [1, middle, root],
+        [2, head, middle],
+      ]);
+    }
+    expect(many.queries).toBe(few.queries);
+  }, 60_000);
+
   it('cannot form a cycle: the database refuses an edge back into the lineage', async () => {
     const origin = await createSession(client, 'acyclic');
     const message = await postMessage(client, origin, 'no loops');

@@ -12,6 +12,8 @@ import type { ContinuationProposalEntity } from '../continuation-proposal.entity
 import type { ProposalService } from '../proposals.service';
 import type { RecommendationService } from '../assisted/recommendations.service';
 import type { LineageService } from '../lineage/lineage.service';
+import type { LineageTreeNode } from '../lineage/lineage.repository';
+import type { SessionEntity } from '../../conversation/session.entity';
 
 export interface ContinuationServices extends PlanServices {
   continuations: ContinuationService;
@@ -31,6 +33,9 @@ export interface ContinuationLoaders extends PlanLoaders {
   recallCountsByManifestId: DataLoader<string, Map<number, number>>;
   proposalById: DataLoader<string, ContinuationProposalEntity | null>;
   pendingProposalBySessionId: DataLoader<string, ContinuationProposalEntity | null>;
+  /** The end of the newest continuation chain from a session, by the session's id. */
+  currentContinuationById: DataLoader<string, SessionEntity | null>;
+  lineageTreeByOriginId: DataLoader<string, LineageTreeNode[]>;
 }
 
 export interface ContinuationContext extends PlansContext {
@@ -50,4 +55,6 @@ export const continuationLoaders: LoaderFactories<Omit<ContinuationLoaders, keyo
   recallCountsByManifestId: (_viewer, { lineage }) => new DataLoader((ids) => lineage.recallCounts(ids)),
   proposalById: ({ accountId }, { proposals }) => new DataLoader((ids) => proposals.proposalsByIds(accountId, ids)),
   pendingProposalBySessionId: ({ accountId }, { proposals }) => new DataLoader((ids) => proposals.pendingBySessionIds(accountId, ids)),
+  currentContinuationById: ({ accountId }, { lineage }) => new DataLoader((ids) => lineage.currentContinuations(accountId, ids)),
+  lineageTreeByOriginId: ({ accountId }, { lineage }) => new DataLoader((ids) => lineage.lineageTrees(accountId, ids)),
 };

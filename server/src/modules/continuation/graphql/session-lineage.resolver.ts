@@ -32,10 +32,9 @@ export class SessionLineageResolver {
   @FieldResolver(() => Session, {
     description: 'The session at the end of the newest continuation chain from here; itself when it has no successor.',
   })
-  currentContinuation(@Root() session: SessionEntity, @Ctx() ctx: ContinuationContext): Promise<SessionEntity> {
-    return session.status === SessionStatus.CONTINUED
-      ? ctx.services.lineage.currentContinuation(ctx.viewer, session)
-      : Promise.resolve(session);
+  async currentContinuation(@Root() session: SessionEntity, @Ctx() ctx: ContinuationContext): Promise<SessionEntity> {
+    if (session.status !== SessionStatus.CONTINUED) return session;
+    return (await ctx.loaders.currentContinuationById.load(session.id)) ?? session;
   }
 
   @FieldResolver(() => Session, { description: 'First session of the lineage (walking predecessors back to the start).' })
@@ -54,7 +53,7 @@ export class SessionLineageResolver {
     description: "Every session continued from this one's origin, with depth from the origin: the whole tree, for drawing it.",
   })
   async lineageTree(@Root() session: SessionEntity, @Ctx() ctx: ContinuationContext): Promise<LineageNode[]> {
-    const nodes = await ctx.services.lineage.lineageTree(ctx.viewer, session);
+    const nodes = await ctx.loaders.lineageTreeByOriginId.load(session.originId);
     return nodes.map(({ session: node, edge }) => ({ session: node, edge, depth: node.lineageDepth }));
   }
 

@@ -6,7 +6,7 @@ import { EventEntity } from '../../conversation/event.entity';
 import { ContinuationEdgeEntity } from '../continuation-edge.entity';
 import { ProjectionManifestEntity } from '../projection-manifest.entity';
 import { SessionEntity } from '../../conversation/session.entity';
-import { currentContinuation, LineageTreeNode, lineagePath, lineageTree } from './lineage.repository';
+import { currentContinuations, LineageTreeNode, lineagePath, lineageTrees } from './lineage.repository';
 import { alignMany, alignOne } from '../../../shared/batch';
 import { Viewer } from '../../../shared/viewer';
 import { HistoryReads, primaryReads } from '../../../platform/db/history-reads';
@@ -110,16 +110,17 @@ export class LineageService {
     });
   }
 
-  /** The end of the newest continuation chain from `session`; the session itself when it has no successor. */
-  async currentContinuation(viewer: Viewer, session: SessionEntity): Promise<SessionEntity> {
-    // The newest head, always from the primary: a client follows it to where the conversation goes on.
-    return (await currentContinuation(this.manager, viewer.accountId, session.id)) ?? session;
+  /**
+   * The end of the newest continuation chain from each session, null where the session is not the
+   * account's: a DataLoader batch function. Always from the primary: a client follows the head to
+   * where the conversation goes on.
+   */
+  currentContinuations(accountId: string, ids: readonly string[]): Promise<(SessionEntity | null)[]> {
+    return currentContinuations(this.manager, accountId, ids);
   }
 
-  /** Every session continued from `session`'s origin, shallowest first. */
-  lineageTree(viewer: Viewer, session: SessionEntity): Promise<LineageTreeNode[]> {
-    return this.history.read(viewer.accountId, (manager) => lineageTree(manager, viewer.accountId, session.originId));
+  /** Every session continued from each origin, shallowest first: a DataLoader batch function. */
+  lineageTrees(accountId: string, originIds: readonly string[]): Promise<LineageTreeNode[][]> {
+    return this.history.read(accountId, (manager) => lineageTrees(manager, accountId, originIds));
   }
-
-
 }
