@@ -7,6 +7,11 @@ export function alignOne<T, K>(keys: readonly K[], rows: T[], keyOf: (row: T) =>
 /** Rows grouped under the keys that asked for them, in the rows' order. */
 export function alignMany<T, K>(keys: readonly K[], rows: T[], keyOf: (row: T) => K): T[][] {
   const byKey = new Map<K, T[]>();
-  for (const row of rows) byKey.set(keyOf(row), [...(byKey.get(keyOf(row)) ?? []), row]);
+  for (const row of rows) {
+    const key = keyOf(row);
+    const group = byKey.get(key);
+    if (group) group.push(row);
+    else byKey.set(key, [row]);
+  }
   return keys.map((key) => byKey.get(key) ?? []);
 }

@@ -178,8 +178,10 @@ export class RunService {
   async runsOfSessions(accountId: string, keys: readonly SessionRunsKey[]): Promise<RunEntity[][]> {
     const groups = new Map<string, SessionRunsKey[]>();
     for (const key of keys) {
-      const group = `${key.status} ${key.last}`;
-      groups.set(group, [...(groups.get(group) ?? []), key]);
+      const name = `${key.status} ${key.last}`;
+      const group = groups.get(name);
+      if (group) group.push(key);
+      else groups.set(name, [key]);
     }
     const found = new Map<SessionRunsKey, RunEntity[]>();
     const each = 'AND ($3::text IS NULL OR status = $3::text) ORDER BY created_at DESC, id DESC LIMIT $4';
